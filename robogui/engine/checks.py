@@ -1,0 +1,96 @@
+"""Argument checks shared by the engine: shapes, finiteness and homogeneous transforms.
+
+Every public engine function calls one of these at the door so that a wrong shape,
+a NaN or a non-numeric value raises a ``ValueError`` naming the argument and what
+was expected, instead of failing deep inside numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "as_float_array",
+    "as_vector",
+    "as_joint_array",
+    "as_transform",
+    "check_homogeneous",
+    "check_rotation",
+]
+
+
+def as_float_array(value, name: str) -> np.ndarray:
+    """Convert ``value`` to a float64 array, or raise ValueError naming ``name``."""
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be numeric, got {value!r}") from exc
+    return arr
+
+
+def _check_finite(arr: np.ndarray, name: str) -> None:
+    if not np.all(np.isfinite(arr)):
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        where = "" if arr.ndim == 0 else f" at index {tuple(int(i) for i in bad)}"
+        raise ValueError(f"{name} contains a non-finite value (NaN or inf){where}")
+
+
+def as_vector(value, length: int, name: str) -> np.ndarray:
+    """A finite float vector of exactly ``length`` elements."""
+    arr = as_float_array(value, name)
+    if arr.ndim == 0 and length == 1:
+        arr = arr.reshape(1)
+    if arr.shape != (length,):
+        raise ValueError(f"{name} must have shape ({length},), got shape {arr.shape}")
+    _check_finite(arr, name)
+    return arr
+
+
+def as_joint_array(value, n: int, name: str = "q") -> tuple[np.ndarray, bool]:
+    """Joint-space input of shape (n,) or (m, n).
+
+    Returns ``(array2d, single)`` where ``array2d`` has shape (m, n) and ``single``
+    tells the caller to drop the leading axis from its result.
+    """
+    arr = as_float_array(value, name)
+    if arr.ndim == 0 and n == 1:
+        arr = arr.reshape(1)
+    if arr.ndim == 1:
+        if arr.shape[0] != n:
+            raise ValueError(f"{name} must have shape ({n},) or (m, {n}), got shape {arr.shape}")
+        _check_finite(arr, name)
+        return arr.reshape(1, n), True
+    if arr.ndim == 2 and arr.shape[1] == n:
+        _check_finite(arr, name)
+        return arr, False
+    raise ValueError(f"{name} must have shape ({n},) or (m, {n}), got shape {arr.shape}")
+
+
+def check_rotation(R: np.ndarray, name: str = "R", tol: float = 1e-6) -> None:
+    """Raise ValueError unless every (..., 3, 3) matrix is orthonormal with det +1."""
+    err = np.abs(np.einsum("...ji,...jk->...ik", R, R) - np.eye(3)).max(initial=0.0)
+    if err > tol:
+        raise ValueError(f"{name} is not a rotation: R^T R differs from I by {err:.3g}")
+    det = np.linalg.det(R)
+    if np.any(det < 0):
+        raise ValueError(f"{name} is not a rotation: determinant is {det.min():.3g}, not +1")
+
+
+def check_homogeneous(T: np.ndarray, name: str = "T", tol: float = 1e-6) -> None:
+    """Raise ValueError unless every (..., 4, 4) matrix is a rigid-body transform."""
+    bottom = T[..., 3, :] - np.array([0.0, 0.0, 0.0, 1.0])
+    if np.abs(bottom).max(initial=0.0) > tol:
+        raise ValueError(f"{name} is not homogeneous: its bottom row is not [0 0 0 1]")
+    check_rotation(T[..., :3, :3], f"{name} (rotation part)", tol)
+
+
+def as_transform(value, name: str = "T", tol: float = 1e-6, stack: bool = True) -> np.ndarray:
+    """A finite 4x4 homogeneous transform, or a stack (m, 4, 4) when ``stack``."""
+    arr = as_float_array(value, name)
+    ok = arr.shape == (4, 4) or (stack and arr.ndim == 3 and arr.shape[1:] == (4, 4))
+    if not ok:
+        want = "(4, 4) or (m, 4, 4)" if stack else "(4, 4)"
+        raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
+    _check_finite(arr, name)
+    check_homogeneous(arr, name, tol)
+    return arr

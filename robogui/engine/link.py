@@ -1,0 +1,198 @@
+"""One link of a serial manipulator: its D-H parameters, limits and dynamics.
+
+A ``Link`` is immutable. Use :meth:`Link.replace` to get a changed copy.
+Angles are in radians, lengths in metres, SI units throughout.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .checks import as_float_array
+
+__all__ = ["Link", "inertia_matrix", "inertia_vector"]
+
+
+def inertia_matrix(I) -> np.ndarray:
+    """A 3x3 symmetric inertia matrix from a 3x3 matrix or ``[Ixx Iyy Izz Ixy Iyz Ixz]``."""
+    arr = as_float_array(I, "I")
+    if arr.shape == (3, 3):
+        return arr.copy()
+    if arr.shape == (6,):
+        xx, yy, zz, xy, yz, xz = arr
+        return np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+    if arr.shape == (3,):
+        return np.diag(arr)
+    raise ValueError(
+        f"I must be a 3x3 matrix or 6 values [Ixx Iyy Izz Ixy Iyz Ixz], got shape {arr.shape}"
+    )
+
+
+def inertia_vector(I: np.ndarray) -> list[float]:
+    """The six values ``[Ixx Iyy Izz Ixy Iyz Ixz]`` of a 3x3 inertia matrix."""
+    return [float(I[0, 0]), float(I[1, 1]), float(I[2, 2]),
+            float(I[0, 1]), float(I[1, 2]), float(I[0, 2])]
+
+
+def _scalar(value, name: str, *, nonneg: bool = False) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a number, got {value!r}") from exc
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    if nonneg and x < 0:
+        raise ValueError(f"{name} must not be negative, got {x}")
+    return x
+
+
+@dataclass(frozen=True, eq=False)
+class Link:
+    """A link described by Denavit-Hartenberg parameters.
+
+    ``joint`` is ``"R"`` (revolute: ``theta = q + offset``) or ``"P"`` (prismatic:
+    ``d = q + offset``); the parameter the joint variable replaces is ignored.
+    ``mdh`` selects modified (Craig) D-H, where ``a`` and ``alpha`` are a_{i-1}, alpha_{i-1}.
+
+    Dynamics: mass ``m`` (kg), centre of mass ``r`` in the link frame (m), inertia ``I``
+    about the centre of mass (3x3 or ``[Ixx Iyy Izz Ixy Iyz Ixz]``, kg m^2), motor
+    armature inertia ``Jm`` (motor side), gear ratio ``G``, viscous friction ``B`` and
+    Coulomb friction ``Tc`` (scalar, or ``(tau_plus, tau_minus)``), both motor referred.
+    ``tau_max`` is an optional joint torque (or force) limit, used by the plots.
+
+    >>> Link(a=1.0).A(0.5)[:2, 3].round(4)
+    array([0.8776, 0.4794])
+    """
+
+    joint: str = "R"
+    theta: float = 0.0
+    d: float = 0.0
+    a: float = 0.0
+    alpha: float = 0.0
+    mdh: bool = False
+    offset: float = 0.0
+    qlim: tuple[float, float] | None = None
+    m: float = 0.0
+    r: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    I: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)))  # noqa: E741
+    Jm: float = 0.0
+    G: float = 1.0
+    B: float = 0.0
+    Tc: tuple[float, float] = (0.0, 0.0)
+    name: str = ""
+    tau_max: float | None = None
+
+    def __post_init__(self):
+        s = lambda attr, v: object.__setattr__(self, attr, v)  # frozen: set once here
+        joint = str(self.joint).upper() if isinstance(self.joint, str) else self.joint
+        if joint not in ("R", "P"):
+            raise ValueError(f"joint must be 'R' (revolute) or 'P' (prismatic), got {self.joint!r}")
+        s("joint", joint)
+        for attr in ("theta", "d", "a", "alpha", "offset", "B"):
+            s(attr, _scalar(getattr(self, attr), attr))
+        s("m", _scalar(self.m, "m (mass)", nonneg=True))
+        s("Jm", _scalar(self.Jm, "Jm (motor inertia)", nonneg=True))
+        s("G", _scalar(self.G, "G (gear ratio)"))
+        s("mdh", bool(self.mdh))
+        if self.B < 0:
+            raise ValueError(f"B (viscous friction) must not be negative, got {self.B}")
+
+        r = as_float_array(self.r, "r (centre of mass)")
+        if r.shape != (3,) or not np.all(np.isfinite(r)):
+            raise ValueError(f"r (centre of mass) must be 3 finite values, got {self.r!r}")
+        s("r", r.copy())
+        I = inertia_matrix(self.I)
+        if not np.all(np.isfinite(I)):
+            raise ValueError("I (inertia) contains a non-finite value")
+        if not np.allclose(I, I.T, atol=1e-12):
+            raise ValueError("I (inertia) must be symmetric")
+        eig = np.linalg.eigvalsh(I)
+        if eig.min() < -1e-9 * max(1.0, abs(eig).max()):
+            raise ValueError(
+                f"I (inertia) must be positive semi-definite, eigenvalues are {eig.round(6)}"
+            )
+        s("I", I)
+        r.setflags(write=False)
+        I.setflags(write=False)
+
+        tc = as_float_array(self.Tc, "Tc (Coulomb friction)")
+        if tc.ndim == 0:
+            tc = np.array([abs(float(tc)), -abs(float(tc))])
+        if tc.shape != (2,) or not np.all(np.isfinite(tc)):
+            raise ValueError(f"Tc must be a scalar or (tau_plus, tau_minus), got {self.Tc!r}")
+        s("Tc", (float(tc[0]), float(tc[1])))
+
+        if self.qlim is not None:
+            ql = as_float_array(self.qlim, "qlim")
+            if ql.shape != (2,) or not np.all(np.isfinite(ql)):
+                raise ValueError(f"qlim must be (lower, upper), got {self.qlim!r}")
+            if ql[0] > ql[1]:
+                raise ValueError(f"qlim lower limit {ql[0]} is above upper limit {ql[1]}")
+            s("qlim", (float(ql[0]), float(ql[1])))
+        if self.tau_max is not None:
+            s("tau_max", _scalar(self.tau_max, "tau_max", nonneg=True))
+        s("name", str(self.name))
+
+    # -- convenience -------------------------------------------------------------
+    @property
+    def isrevolute(self) -> bool:
+        return self.joint == "R"
+
+    @property
+    def isprismatic(self) -> bool:
+        return self.joint == "P"
+
+    @property
+    def sigma(self) -> int:
+        """r6 joint type flag: 0 revolute, 1 prismatic."""
+        return 0 if self.joint == "R" else 1
+
+    @property
+    def has_dynamics(self) -> bool:
+        return self.m > 0 or bool(np.any(self.I)) or self.Jm > 0
+
+    def replace(self, **changes) -> Link:
+        """A copy with some fields changed (the original stays as it is)."""
+        return dataclasses.replace(self, **changes)
+
+    def nofriction(self, coulomb: bool = True, viscous: bool = False) -> Link:
+        """A copy without Coulomb friction (and without viscous friction if asked), as r6."""
+        changes = {}
+        if coulomb:
+            changes["Tc"] = (0.0, 0.0)
+        if viscous:
+            changes["B"] = 0.0
+        return self.replace(**changes)
+
+    def A(self, q) -> np.ndarray:
+        """Link transform for joint value ``q`` (scalar -> 4x4, (m,) -> (m, 4, 4))."""
+        from .kinematics import link_matrices
+
+        qa = as_float_array(q, "q")
+        single = qa.ndim == 0
+        if not np.all(np.isfinite(qa)):
+            raise ValueError("q contains a non-finite value (NaN or inf)")
+        T = link_matrices([self], qa.reshape(-1, 1))[:, 0]
+        return T[0] if single else T
+
+    def _key(self) -> tuple:
+        return (self.joint, self.theta, self.d, self.a, self.alpha, self.mdh, self.offset,
+                self.qlim, self.m, tuple(self.r), tuple(self.I.ravel()), self.Jm, self.G,
+                self.B, self.Tc, self.name, self.tau_max)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Link) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        kin = f"theta={self.theta:g}, d={self.d:g}, a={self.a:g}, alpha={self.alpha:g}"
+        extra = ", mdh=True" if self.mdh else ""
+        if self.offset:
+            extra += f", offset={self.offset:g}"
+        return f"Link(joint={self.joint!r}, {kin}{extra})"

@@ -1,0 +1,386 @@
+"""The serial-link robot description.
+
+A ``Robot`` is immutable: changing the tool, the base or a parameter gives a new
+``Robot`` (``robot.with_tool(T)``), so anything cached on a description stays right.
+Algorithms live in free functions (kinematics, dynamics, ...); the methods here are
+thin delegates with the names users of Corke's toolboxes know.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .checks import as_float_array, as_joint_array, as_transform, as_vector
+from .link import Link
+
+__all__ = ["Robot", "DHArrays"]
+
+
+@dataclass(frozen=True)
+class DHArrays:
+    """The D-H parameters of a chain as arrays of length n, for vectorised kinematics."""
+
+    revolute: np.ndarray
+    theta: np.ndarray
+    d: np.ndarray
+    a: np.ndarray
+    alpha: np.ndarray
+    offset: np.ndarray
+    cos_alpha: np.ndarray
+    sin_alpha: np.ndarray
+    mdh: bool
+
+    @classmethod
+    def from_links(cls, links: Sequence[Link]) -> DHArrays:
+        alpha = np.array([L.alpha for L in links], dtype=float)
+        ca, sa = np.cos(alpha), np.sin(alpha)
+        # exact zeros for the common +-pi/2 twists keep printed matrices clean
+        ca[np.abs(ca) < 1e-15] = 0.0
+        sa[np.abs(sa) < 1e-15] = 0.0
+        return cls(
+            revolute=np.array([L.joint == "R" for L in links], dtype=bool),
+            theta=np.array([L.theta for L in links], dtype=float),
+            d=np.array([L.d for L in links], dtype=float),
+            a=np.array([L.a for L in links], dtype=float),
+            alpha=alpha,
+            offset=np.array([L.offset for L in links], dtype=float),
+            cos_alpha=ca,
+            sin_alpha=sa,
+            mdh=bool(links[0].mdh) if links else False,
+        )
+
+
+class Robot:
+    """An immutable serial-link manipulator.
+
+    Parameters
+    ----------
+    links : sequence of Link, all standard or all modified D-H.
+    name, manufacturer, comment : descriptive strings.
+    base, tool : 4x4 homogeneous transforms (default identity).
+    gravity : gravitational acceleration in the world frame, m/s^2 (default z up,
+        ``(0, 0, -9.81)``; MATLAB RTB stores the opposite sign).
+    poses : named joint vectors, e.g. ``{"qz": ..., "qr": ...}``.
+
+    >>> from robogui import Link, Robot
+    >>> r = Robot([Link(a=1), Link(a=1)], name="two-link")
+    >>> r.fkine([0, 0])[:3, 3]
+    array([2., 0., 0.])
+    """
+
+    __slots__ = ("_links", "_name", "_manufacturer", "_comment", "_base", "_tool",
+                 "_gravity", "_poses", "_source", "__dict__")
+
+    def __init__(
+        self,
+        links: Sequence[Link],
+        name: str = "noname",
+        manufacturer: str = "",
+        comment: str = "",
+        base=None,
+        tool=None,
+        gravity=(0.0, 0.0, -9.81),
+        poses: Mapping[str, Sequence[float]] | None = None,
+        source: str = "",
+    ):
+        links = tuple(links)
+        if not links:
+            raise ValueError("a robot needs at least one link")
+        for i, L in enumerate(links):
+            if not isinstance(L, Link):
+                raise ValueError(f"links[{i}] must be a Link, got {type(L).__name__}")
+        kinds = {L.mdh for L in links}
+        if len(kinds) > 1:
+            std = [i + 1 for i, L in enumerate(links) if not L.mdh]
+            mod = [i + 1 for i, L in enumerate(links) if L.mdh]
+            raise ValueError(
+                f"links mix standard D-H (links {std}) and modified D-H (links {mod}); "
+                "a robot uses one convention"
+            )
+        self._links = links
+        self._name = str(name)
+        self._manufacturer = str(manufacturer)
+        self._comment = str(comment)
+        self._source = str(source)
+        self._base = self._frozen(as_transform(np.eye(4) if base is None else base, "base",
+                                               stack=False))
+        self._tool = self._frozen(as_transform(np.eye(4) if tool is None else tool, "tool",
+                                               stack=False))
+        self._gravity = self._frozen(as_vector(gravity, 3, "gravity"))
+        checked = {}
+        for key, value in (poses or {}).items():
+            checked[str(key)] = self._frozen(as_vector(value, len(links), f"poses[{key!r}]"))
+        self._poses = checked
+
+    @staticmethod
+    def _frozen(arr: np.ndarray) -> np.ndarray:
+        arr = np.array(arr, dtype=float)
+        arr.setflags(write=False)
+        return arr
+
+    # -- description -----------------------------------------------------------
+    @property
+    def links(self) -> tuple[Link, ...]:
+        return self._links
+
+    @property
+    def n(self) -> int:
+        """Number of joints."""
+        return len(self._links)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def manufacturer(self) -> str:
+        return self._manufacturer
+
+    @property
+    def comment(self) -> str:
+        return self._comment
+
+    @property
+    def source(self) -> str:
+        """Where the parameters come from (citation)."""
+        return self._source
+
+    @property
+    def base(self) -> np.ndarray:
+        return self._base
+
+    @property
+    def tool(self) -> np.ndarray:
+        return self._tool
+
+    @cached_property
+    def tool_is_identity(self) -> bool:
+        return bool(np.array_equal(self._tool, np.eye(4)))
+
+    @property
+    def gravity(self) -> np.ndarray:
+        """Gravitational acceleration in the world frame, m/s^2."""
+        return self._gravity
+
+    @property
+    def poses(self) -> dict[str, np.ndarray]:
+        return dict(self._poses)
+
+    @property
+    def is_mdh(self) -> bool:
+        return self._links[0].mdh
+
+    @property
+    def mdh(self) -> bool:
+        """r6 name for :attr:`is_mdh`."""
+        return self.is_mdh
+
+    @cached_property
+    def dh_arrays(self) -> DHArrays:
+        return DHArrays.from_links(self._links)
+
+    @property
+    def structure(self) -> str:
+        """Joint types as a string, e.g. ``"RRPRRR"``."""
+        return "".join(L.joint for L in self._links)
+
+    @property
+    def revolute(self) -> np.ndarray:
+        return self.dh_arrays.revolute.copy()
+
+    @property
+    def offset(self) -> np.ndarray:
+        return self.dh_arrays.offset.copy()
+
+    @cached_property
+    def has_dynamics(self) -> bool:
+        """True when at least one link has mass, inertia or motor inertia."""
+        return any(L.has_dynamics for L in self._links)
+
+    @cached_property
+    def reach(self) -> float:
+        """A length scale of the arm: sum of |a| and |d| and prismatic travel, in metres."""
+        total = 0.0
+        for L in self._links:
+            total += abs(L.a) + abs(L.d)
+            if L.joint == "P" and L.qlim is not None:
+                total += max(abs(L.qlim[0]), abs(L.qlim[1]))
+        total += float(np.linalg.norm(self._tool[:3, 3]))
+        return total if total > 0 else 1.0
+
+    # -- limits ----------------------------------------------------------------
+    @property
+    def qlim(self) -> np.ndarray:
+        """Joint limits, (n, 2). Revolute joints without limits get +-pi.
+
+        Raises ValueError for a prismatic joint without limits, which has no sensible default.
+        """
+        out = np.empty((self.n, 2))
+        for j, L in enumerate(self._links):
+            if L.qlim is not None:
+                out[j] = L.qlim
+            elif L.joint == "R":
+                out[j] = (-math.pi, math.pi)
+            else:
+                raise ValueError(
+                    f"joint {j + 1} of {self.name!r} is prismatic and has no qlim; "
+                    "give its travel limits"
+                )
+        return out
+
+    def islimit(self, q) -> np.ndarray:
+        """Per joint -1 below the lower limit, 0 inside, +1 above: (n,) or (m, n) int."""
+        q2d, single = as_joint_array(q, self.n)
+        lim = self.qlim
+        res = np.where(q2d < lim[:, 0], -1, np.where(q2d > lim[:, 1], 1, 0))
+        return res[0] if single else res
+
+    # -- derived robots ------------------------------------------------------------
+    def _copy(self, **changes) -> Robot:
+        kw = dict(links=self._links, name=self._name, manufacturer=self._manufacturer,
+                  comment=self._comment, base=self._base, tool=self._tool,
+                  gravity=self._gravity, poses=self._poses, source=self._source)
+        kw.update(changes)
+        return Robot(**kw)
+
+    def with_tool(self, T) -> Robot:
+        """The same robot with tool transform ``T``."""
+        return self._copy(tool=T)
+
+    def with_base(self, T) -> Robot:
+        """The same robot with base transform ``T``."""
+        return self._copy(base=T)
+
+    def with_gravity(self, g) -> Robot:
+        return self._copy(gravity=g)
+
+    def with_links(self, links: Sequence[Link]) -> Robot:
+        return self._copy(links=tuple(links))
+
+    def replace(self, **changes) -> Robot:
+        """A copy with some constructor arguments changed."""
+        return self._copy(**changes)
+
+    def nofriction(self, coulomb: bool = True, viscous: bool = False) -> Robot:
+        """The same robot without Coulomb friction (and viscous if asked), as r6 ``nofriction``."""
+        return self._copy(links=tuple(L.nofriction(coulomb, viscous) for L in self._links),
+                          name=self._name + " (no friction)" if coulomb or viscous else self._name)
+
+    def perturb(self, f: float = 0.1, seed: int | None = None) -> Robot:
+        """Dynamic parameters scaled by random factors in [1-f, 1+f] (ROBOOP perturb_robot).
+
+        Mass, centre of mass and inertia of every link are perturbed; kinematics are not.
+        """
+        rng = np.random.default_rng(seed)
+        k = lambda shape=None: 1.0 + f * (2.0 * rng.random(shape) - 1.0)
+        links = []
+        for L in self._links:
+            s = k()
+            links.append(L.replace(m=L.m * k(), r=L.r * k(3), I=L.I * s))
+        return self._copy(links=tuple(links), name=self._name + " (perturbed)")
+
+    def __mul__(self, other: Robot) -> Robot:
+        """Series connection (r6): other's chain is attached to this one's last link.
+
+        The tool of this robot and the base of the other are ignored, as in r6.
+        """
+        if not isinstance(other, Robot):
+            return NotImplemented
+        if other.is_mdh != self.is_mdh:
+            raise ValueError("cannot connect a standard D-H robot to a modified D-H robot")
+        return Robot(self._links + other.links, name=f"{self.name}*{other.name}",
+                     manufacturer=self.manufacturer, base=self.base, tool=other.tool,
+                     gravity=self.gravity)
+
+    # -- identity ---------------------------------------------------------------
+    @cached_property
+    def key(self) -> tuple:
+        """A hashable description: equal keys mean the same kinematics and dynamics."""
+        return (tuple(L._key() for L in self._links), self._name,
+                tuple(self._base.ravel()), tuple(self._tool.ravel()), tuple(self._gravity))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Robot) and self.key == other.key and set(
+            self._poses) == set(other._poses) and all(
+            np.array_equal(self._poses[k], other._poses[k]) for k in self._poses)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"Robot({self.name!r}, n={self.n}, {self.structure}, {'modified' if self.is_mdh else 'standard'} D-H)"
+
+    def __str__(self) -> str:
+        conv = "modified" if self.is_mdh else "standard"
+        lines = [f"{self.name} ({self.manufacturer or 'unknown'}): {self.n} axis, "
+                 f"{self.structure}, {conv} D-H"]
+        g = self.gravity
+        lines.append(f"  gravity = [{g[0]:.2f} {g[1]:.2f} {g[2]:.2f}] m/s^2")
+        hdr = ("j", "theta", "d", "a", "alpha", "offset", "qlim")
+        if self.is_mdh:
+            hdr = ("j", "theta", "d", "a(i-1)", "alpha(i-1)", "offset", "qlim")
+        rows = []
+        for j, L in enumerate(self._links, 1):
+            th = f"q{j}" if L.joint == "R" else f"{L.theta:.4g}"
+            dd = f"q{j}" if L.joint == "P" else f"{L.d:.4g}"
+            ql = "-" if L.qlim is None else f"[{L.qlim[0]:.3g}, {L.qlim[1]:.3g}]"
+            rows.append((str(j), th, dd, f"{L.a:.4g}", f"{L.alpha:.4g}", f"{L.offset:.4g}", ql))
+        widths = [max(len(r[c]) for r in rows + [hdr]) for c in range(len(hdr))]
+        fmt = "  " + " | ".join(f"{{:>{w}}}" for w in widths)
+        lines.append(fmt.format(*hdr))
+        lines.append("  " + "-+-".join("-" * w for w in widths))
+        lines.extend(fmt.format(*r) for r in rows)
+        if not np.array_equal(self.base, np.eye(4)):
+            lines.append(f"  base  = {np.array2string(self.base, precision=4)}")
+        if not self.tool_is_identity:
+            lines.append(f"  tool  = {np.array2string(self.tool, precision=4)}")
+        if self._poses:
+            lines.append("  poses: " + ", ".join(self._poses))
+        return "\n".join(lines)
+
+    # -- algorithm delegates (free functions do the work) ------------------------
+    def fkine(self, q) -> np.ndarray:
+        from .kinematics import fkine
+
+        return fkine(self, q)
+
+    def fkine_all(self, q) -> np.ndarray:
+        from .kinematics import fkine_all
+
+        return fkine_all(self, q)
+
+    def joint_locations(self, q) -> np.ndarray:
+        from .kinematics import joint_locations
+
+        return joint_locations(self, q)
+
+    def link_transform(self, j: int, qj) -> np.ndarray:
+        from .kinematics import link_transform
+
+        return link_transform(self, j, qj)
+
+    def pose(self, name: str) -> np.ndarray:
+        """A named joint vector, e.g. ``robot.pose("qr")``."""
+        try:
+            return self._poses[name].copy()
+        except KeyError:
+            known = ", ".join(self._poses) or "none"
+            raise ValueError(f"{self.name!r} has no pose {name!r} (known: {known})") from None
+
+    def random_q(self, m: int | None = None, seed=None) -> np.ndarray:
+        """Uniform random joint vectors within the limits: (n,) or (m, n)."""
+        rng = np.random.default_rng(seed)
+        lim = self.qlim
+        shape = (self.n,) if m is None else (int(m), self.n)
+        return lim[:, 0] + (lim[:, 1] - lim[:, 0]) * rng.random(shape)
+
+    def clip_q(self, q) -> np.ndarray:
+        """``q`` clipped into the joint limits."""
+        q = as_float_array(q, "q")
+        lim = self.qlim
+        return np.clip(q, lim[:, 0], lim[:, 1])

@@ -1,0 +1,1 @@
+"""File formats: robot definitions, programs, trajectories (no Qt here)."""

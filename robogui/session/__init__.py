@@ -1,0 +1,1 @@
+"""Qt-free application state observed by the app."""
