@@ -1,0 +1,236 @@
+"""Link and Robot description, forward kinematics against the D-H equations of the r6 manual."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robogui import Link, Robot
+from robogui.engine.kinematics import fkine, fkine_all, joint_locations, link_matrices
+
+
+def dh_standard(theta, d, a, alpha):
+    """r6 manual eq. (1), written out element by element."""
+    ct, st_, ca, sa = math.cos(theta), math.sin(theta), math.cos(alpha), math.sin(alpha)
+    return np.array([[ct, -st_ * ca, st_ * sa, a * ct],
+                     [st_, ct * ca, -ct * sa, a * st_],
+                     [0, sa, ca, d],
+                     [0, 0, 0, 1]])
+
+
+def dh_modified(theta, d, a, alpha):
+    """r6 manual, link page: the modified (Craig) form with a_{i-1}, alpha_{i-1}."""
+    ct, st_, ca, sa = math.cos(theta), math.sin(theta), math.cos(alpha), math.sin(alpha)
+    return np.array([[ct, -st_, 0, a],
+                     [st_ * ca, ct * ca, -sa, -d * sa],
+                     [st_ * sa, ct * sa, ca, d * ca],
+                     [0, 0, 0, 1]])
+
+
+def random_robot(rng, n, mdh=False, prismatic=()):
+    links = []
+    for j in range(n):
+        joint = "P" if j in prismatic else "R"
+        links.append(Link(joint=joint, theta=rng.uniform(-3, 3), d=rng.uniform(-1, 1),
+                          a=rng.uniform(-1, 1), alpha=rng.uniform(-3, 3), mdh=mdh,
+                          offset=rng.uniform(-0.5, 0.5),
+                          qlim=(-1.0, 1.0) if joint == "P" else None))
+    return Robot(links, name="random")
+
+
+def reference_fkine(robot, q):
+    form = dh_modified if robot.is_mdh else dh_standard
+    T = robot.base.copy()
+    for L, qj in zip(robot.links, q, strict=True):
+        theta = qj + L.offset if L.joint == "R" else L.theta
+        d = qj + L.offset if L.joint == "P" else L.d
+        T = T @ form(theta, d, L.a, L.alpha)
+    return T @ robot.tool
+
+
+@pytest.mark.parametrize("mdh", [False, True])
+def test_fkine_matches_the_dh_equations(mdh):
+    rng = np.random.default_rng(1)
+    base = np.eye(4)
+    base[:3, 3] = [0.1, -0.2, 0.3]
+    tool = np.array([[0, -1, 0, 0.01], [1, 0, 0, 0.02], [0, 0, 1, 0.15], [0, 0, 0, 1.0]])
+    robot = random_robot(rng, 5, mdh=mdh, prismatic=(2,)).with_base(base).with_tool(tool)
+    for q in rng.uniform(-1, 1, (10, 5)):
+        np.testing.assert_allclose(fkine(robot, q), reference_fkine(robot, q), atol=1e-13)
+
+
+def test_batched_fkine_equals_one_by_one():
+    rng = np.random.default_rng(2)
+    robot = random_robot(rng, 6, prismatic=(1,))
+    q = rng.uniform(-1, 1, (25, 6))
+    batch = fkine_all(robot, q)
+    assert batch.shape == (25, 7, 4, 4)
+    for i in range(25):
+        np.testing.assert_array_equal(batch[i], fkine_all(robot, q[i]))
+    np.testing.assert_allclose(fkine(robot, q), batch[:, -1], atol=1e-15)
+    np.testing.assert_allclose(joint_locations(robot, q), batch[..., :3, 3])
+
+
+def test_fkine_all_frames_start_at_base_and_end_with_tool():
+    robot = Robot([Link(a=1.0), Link(a=1.0)], base=np.diag([1, 1, 1, 1.0]))
+    tool = np.eye(4)
+    tool[0, 3] = 0.5
+    frames = robot.with_tool(tool).fkine_all([0.0, 0.0])
+    np.testing.assert_allclose(frames[:, :3, 3], [[0, 0, 0], [1, 0, 0], [2.5, 0, 0]])
+
+
+def test_two_link_planar_closed_form():
+    # Spong & Vidyasagar two-link planar arm with unit links: x = c1 + c12, y = s1 + s12
+    robot = Robot([Link(a=1.0), Link(a=1.0)])
+    q = np.array([[0.3, 0.4], [1.0, -2.0], [math.pi, 0.0]])
+    p = robot.fkine(q)[:, :3, 3]
+    np.testing.assert_allclose(p[:, 0], np.cos(q[:, 0]) + np.cos(q.sum(1)), atol=1e-15)
+    np.testing.assert_allclose(p[:, 1], np.sin(q[:, 0]) + np.sin(q.sum(1)), atol=1e-15)
+
+
+def test_prismatic_joint_variable_replaces_d_and_offset_adds():
+    L = Link(joint="P", theta=0.3, d=99.0, alpha=0.1, offset=0.25, qlim=(0, 1))
+    T = L.A(0.5)
+    np.testing.assert_allclose(T, dh_standard(0.3, 0.75, 0.0, 0.1), atol=1e-15)
+    R = Link(theta=99.0, d=0.2, offset=0.1)
+    np.testing.assert_allclose(R.A(0.4), dh_standard(0.5, 0.2, 0.0, 0.0), atol=1e-15)
+    assert Link(a=2.0).A(np.array([0.0, 0.1])).shape == (2, 4, 4)
+
+
+def test_link_matrices_shape():
+    robot = Robot([Link(a=1.0), Link(a=2.0), Link(joint="P", qlim=(0, 1))])
+    assert link_matrices(robot, np.zeros((4, 3))).shape == (4, 3, 4, 4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-10, 10), min_size=3, max_size=3))
+def test_fkine_rotation_is_orthonormal(q):
+    robot = random_robot(np.random.default_rng(5), 3)
+    R = robot.fkine(q)[:3, :3]
+    np.testing.assert_allclose(R @ R.T, np.eye(3), atol=1e-12)
+    assert np.linalg.det(R) == pytest.approx(1.0, abs=1e-12)
+
+
+# -- validation -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"joint": "X"}, "joint must be 'R'"),
+        ({"a": float("nan")}, "a must be finite"),
+        ({"d": "abc"}, "d must be a number"),
+        ({"m": -1.0}, "m (mass) must not be negative"),
+        ({"qlim": (1.0, -1.0)}, "lower limit 1.0 is above upper limit -1.0"),
+        ({"I": [1, 1, -5, 0, 0, 0]}, "positive semi-definite"),
+        ({"I": [[1, 2, 0], [0, 1, 0], [0, 0, 1]]}, "symmetric"),
+        ({"I": [1, 2]}, "I must be a 3x3 matrix or 6 values"),
+        ({"r": [0, 0]}, "r (centre of mass) must be 3 finite values"),
+        ({"Tc": [1, 2, 3]}, "Tc must be a scalar or (tau_plus, tau_minus)"),
+        ({"B": -0.1}, "B (viscous friction) must not be negative"),
+    ],
+)
+def test_link_rejects_bad_parameters(kwargs, words):
+    with pytest.raises(ValueError) as info:
+        Link(**kwargs)
+    assert words in str(info.value)
+
+
+def test_link_inertia_from_six_values_and_symmetric_coulomb():
+    L = Link(I=[1, 2, 3, 0.1, 0.2, 0.3], Tc=0.5)
+    np.testing.assert_array_equal(L.I, [[1, 0.1, 0.3], [0.1, 2, 0.2], [0.3, 0.2, 3]])
+    assert L.Tc == (0.5, -0.5)
+    assert Link(Tc=(0.4, -0.2)).Tc == (0.4, -0.2)
+
+
+def test_robot_rejects_mixed_conventions_and_bad_transforms():
+    with pytest.raises(ValueError, match=r"standard D-H \(links \[1\]\) and modified D-H \(links \[2\]\)"):
+        Robot([Link(), Link(mdh=True)])
+    with pytest.raises(ValueError, match="base is not homogeneous"):
+        Robot([Link()], base=np.ones((4, 4)))
+    with pytest.raises(ValueError, match=r"tool must have shape \(4, 4\)"):
+        Robot([Link()], tool=np.eye(3))
+    with pytest.raises(ValueError, match=r"poses\['qr'\] must have shape \(2,\)"):
+        Robot([Link(), Link()], poses={"qr": [0, 0, 0]})
+    with pytest.raises(ValueError, match="at least one link"):
+        Robot([])
+
+
+@pytest.mark.parametrize(
+    ("q", "words"),
+    [
+        ([0.0, 0.0, 0.0], r"q must have shape \(2,\) or \(m, 2\), got shape \(3,\)"),
+        ([0.0, float("nan")], "q contains a non-finite value"),
+        ([[0.0, 1.0, 2.0]], r"got shape \(1, 3\)"),
+        (["a", "b"], "q must be numeric"),
+        (np.zeros((2, 2, 2)), r"got shape \(2, 2, 2\)"),
+    ],
+)
+def test_fkine_rejects_bad_q(q, words):
+    robot = Robot([Link(a=1.0), Link(a=1.0)])
+    with pytest.raises(ValueError, match=words):
+        robot.fkine(q)
+
+
+def test_robot_is_immutable_and_with_tool_gives_a_new_robot():
+    robot = Robot([Link(a=1.0)], name="one")
+    tool = np.eye(4)
+    tool[2, 3] = 0.1
+    other = robot.with_tool(tool)
+    assert other is not robot and other != robot
+    np.testing.assert_array_equal(robot.tool, np.eye(4))
+    with pytest.raises(ValueError):
+        robot.base[0, 3] = 1.0  # read-only array
+    with pytest.raises(AttributeError):
+        robot.links[0].a = 3.0
+    assert robot.with_tool(np.eye(4)) == robot
+    assert hash(robot.with_tool(np.eye(4))) == hash(robot)
+
+
+def test_qlim_defaults_islimit_and_prismatic_without_limits():
+    robot = Robot([Link(), Link(qlim=(-1, 1))])
+    np.testing.assert_allclose(robot.qlim, [[-math.pi, math.pi], [-1, 1]])
+    np.testing.assert_array_equal(robot.islimit([0.0, 2.0]), [0, 1])
+    np.testing.assert_array_equal(robot.islimit([[4.0, -2.0], [0, 0]]), [[1, -1], [0, 0]])
+    bad = Robot([Link(joint="P")], name="slide")
+    with pytest.raises(ValueError, match="joint 1 of 'slide' is prismatic and has no qlim"):
+        _ = bad.qlim
+
+
+def test_series_connection_as_in_r6():
+    a = Robot([Link(a=1.0)], name="a", tool=np.diag([1, 1, 1, 1.0]))
+    tool_b = np.eye(4)
+    tool_b[0, 3] = 0.2
+    b = Robot([Link(a=0.5)], name="b", tool=tool_b)
+    ab = a * b
+    assert ab.n == 2 and ab.name == "a*b"
+    np.testing.assert_allclose(ab.fkine([0, 0])[:3, 3], [1.7, 0, 0])
+
+
+def test_perturb_changes_dynamics_not_kinematics():
+    robot = Robot([Link(a=1.0, m=2.0, r=[0.5, 0, 0], I=[1, 1, 1, 0, 0, 0])] * 2)
+    p = robot.perturb(0.1, seed=3)
+    assert p.links[0].a == 1.0
+    assert p.links[0].m != 2.0 and abs(p.links[0].m - 2.0) <= 0.2
+    np.testing.assert_allclose(p.fkine([0.1, 0.2]), robot.fkine([0.1, 0.2]))
+
+
+def test_nofriction_keeps_viscous_by_default():
+    robot = Robot([Link(B=0.1, Tc=(0.3, -0.2))])
+    nf = robot.nofriction()
+    assert nf.links[0].Tc == (0.0, 0.0) and nf.links[0].B == 0.1
+    assert robot.nofriction(viscous=True).links[0].B == 0.0
+
+
+def test_str_is_a_readable_table():
+    text = str(Robot([Link(a=1.0, alpha=math.pi / 2), Link(joint="P", qlim=(0, 0.5))],
+                     name="RP arm", manufacturer="ACME"))
+    assert text.splitlines()[0] == "RP arm (ACME): 2 axis, RP, standard D-H"
+    assert "q1" in text and "q2" in text and "1.571" in text and "[0, 0.5]" in text
+
+
+def test_random_q_within_limits():
+    robot = Robot([Link(qlim=(-0.1, 0.2)), Link(joint="P", qlim=(0, 0.5))])
+    q = robot.random_q(1000, seed=0)
+    assert q.shape == (1000, 2)
+    assert np.all(robot.islimit(q) == 0)
