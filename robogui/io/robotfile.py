@@ -1,0 +1,508 @@
+"""Robot definition files (TOML) and the robot library.
+
+One robot per file, readable with the standard library's ``tomllib`` and written
+back by :func:`save_robot`. The format is documented in ``docs/robot-file-format.md``.
+
+- :func:`load_robot` takes a library name (``"puma560"``) or a path to any file.
+- :func:`list_robots` gives the names in the library (the ``robots/`` directory,
+  shipped inside wheels as the data package ``robogui._robots``).
+- :func:`save_robot` writes a file atomically; ``load_robot(save_robot(r, p)) == r``.
+- Anything wrong in a file raises :class:`RobotFileError` naming the file, the link
+  (1-based) and the field.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import tempfile
+import tomllib
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.link import Link, inertia_vector
+from ..engine.robot import Robot
+from ..engine.transforms import rpy2r, tr2rpy
+from .tomlwrite import toml_table
+
+__all__ = [
+    "FORMAT",
+    "RobotFileError",
+    "load_robot",
+    "save_robot",
+    "list_robots",
+    "library_path",
+    "robot_from_toml",
+    "robot_to_toml",
+]
+
+FORMAT = "robogui-robot 1"
+
+TOP_KEYS = ("format", "name", "manufacturer", "source", "comment", "convention", "units",
+            "length_units", "gravity", "base", "tool", "poses", "links")
+TOP_REQUIRED = ("format", "name", "convention", "units", "links")
+LINK_KEYS = ("joint", "name", "theta", "d", "a", "alpha", "offset", "qlim", "m", "r", "I",
+             "Jm", "G", "B", "Tc", "tau_max")
+FRAME_KEYS = ("xyz", "rpy", "matrix")
+CONVENTIONS = {"standard": False, "modified": True}
+ANGLE_UNITS = {"rad": None, "deg": math.radians}
+LENGTH_UNITS = {"m": 1.0, "mm": 1000.0}
+
+
+class RobotFileError(ValueError):
+    """A robot file that cannot be read: bad TOML, a missing, unknown or invalid field.
+
+    The message reads ``"<file>: link <k>: field '<name>': <problem>"`` (parts that do
+    not apply are left out). ``path``, ``link`` (1-based, or None) and ``field`` are
+    also available as attributes.
+    """
+
+    def __init__(self, problem: str, path=None, link: int | None = None,
+                 field: str | None = None):
+        self.path = None if path is None else str(path)
+        self.link = link
+        self.field = field
+        self.problem = problem
+        parts = [p for p in (self.path, None if link is None else f"link {link}",
+                             None if field is None else f"field '{field}'") if p]
+        super().__init__(": ".join([*parts, problem]))
+
+
+# ---------------------------------------------------------------------------------
+# reading
+# ---------------------------------------------------------------------------------
+def _closest(key: str, valid) -> str:
+    match = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
+    if not match:
+        match = difflib.get_close_matches(key.lower(), [v.lower() for v in valid], n=1)
+        match = [v for v in valid if match and v.lower() == match[0]]
+    return f" - did you mean '{match[0]}'?" if match else ""
+
+
+class _Exact(float):
+    """A float from the file that remembers its decimal text, so that a length given in
+    millimetres converts to the nearest metre value (260.4 mm -> 0.2604 m exactly)."""
+
+    text: str
+
+    def __new__(cls, text: str):
+        obj = super().__new__(cls, text)
+        obj.text = text
+        return obj
+
+
+class _Reader:
+    """Turns the dict from ``tomllib`` into a Robot, checking every field on the way."""
+
+    def __init__(self, where: str, data: dict):
+        self.where = where
+        self.data = data
+        self.link: int | None = None  # 1-based link being read, for messages
+
+    def error(self, problem: str, field: str | None = None) -> RobotFileError:
+        return RobotFileError(problem, self.where, self.link, field)
+
+    # -- typed getters ---------------------------------------------------------------
+    def check_keys(self, table: Mapping, valid, what: str) -> None:
+        unknown = [k for k in table if k not in valid]
+        if unknown:
+            key = unknown[0]
+            raise self.error(f"unknown key '{key}' in {what}{_closest(key, valid)} "
+                             f"(valid keys: {', '.join(valid)})", field=key)
+
+    def number(self, value, field: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.error(f"expected a number, got {type(value).__name__} {value!r}", field)
+        try:
+            finite = math.isfinite(value)
+        except OverflowError:  # an integer beyond the float range
+            finite = False
+        if not finite:
+            raise self.error(f"must be a finite number, got {value!r}", field)
+        return value if isinstance(value, _Exact) else float(value)
+
+    def numbers(self, value, count: int, field: str) -> list[float]:
+        if not isinstance(value, list):
+            raise self.error(f"expected a list of {count} numbers, got "
+                             f"{type(value).__name__} {value!r}", field)
+        if len(value) != count:
+            raise self.error(f"expected {count} numbers, got {len(value)}", field)
+        return [self.number(v, field) for v in value]
+
+    def string(self, value, field: str) -> str:
+        if not isinstance(value, str):
+            raise self.error(f"expected a string, got {type(value).__name__} {value!r}", field)
+        return value
+
+    def choice(self, value, options, field: str) -> str:
+        text = self.string(value, field)
+        if text not in options:
+            raise self.error(f"unknown value {text!r}{_closest(text, options)} "
+                             f"(expected one of: {', '.join(options)})", field)
+        return text
+
+    # -- the file ----------------------------------------------------------------------
+    def robot(self) -> Robot:
+        data = self.data
+        self.check_keys(data, TOP_KEYS, "the file")
+        for key in TOP_REQUIRED:
+            if key not in data:
+                raise self.error("required key is missing", key)
+        fmt = self.string(data["format"], "format")
+        if fmt != FORMAT:
+            raise self.error(f"unsupported format {fmt!r} (this version reads {FORMAT!r})",
+                             "format")
+        name = self.string(data["name"], "name")
+        texts = {k: self.string(data.get(k, ""), k) for k in ("manufacturer", "source", "comment")}
+        mdh = CONVENTIONS[self.choice(data["convention"], tuple(CONVENTIONS), "convention")]
+        self.to_rad = ANGLE_UNITS[self.choice(data["units"], tuple(ANGLE_UNITS), "units")]
+        self.per_m = LENGTH_UNITS[self.choice(data.get("length_units", "m"),
+                                              tuple(LENGTH_UNITS), "length_units")]
+        gravity = self.numbers(data.get("gravity", [0.0, 0.0, -9.81]), 3, "gravity")
+
+        links_data = data["links"]
+        if not isinstance(links_data, list) or not links_data or not all(
+                isinstance(t, dict) for t in links_data):
+            raise self.error("expected one or more [[links]] tables", "links")
+        links = []
+        for k, table in enumerate(links_data, 1):
+            self.link = k
+            links.append(self.one_link(table, mdh))
+        self.link = None
+
+        base = self.frame(data.get("base", {}), "base")
+        tool = self.frame(data.get("tool", {}), "tool")
+        poses = self.poses(data.get("poses", {}), links)
+        try:
+            return Robot(links, name=name, base=base, tool=tool, gravity=gravity, poses=poses,
+                         **texts)
+        except ValueError as exc:  # e.g. a base matrix that is not a rigid transform
+            field = str(exc).split()[0] if str(exc) else None
+            raise self.error(str(exc), field if field in TOP_KEYS else None) from exc
+
+    def angle(self, x: float) -> float:
+        return float(x) if self.to_rad is None else self.to_rad(x)
+
+    def length(self, x: float) -> float:
+        if self.per_m == 1.0:
+            return float(x)
+        # divide the decimal text, then round once (260.4 mm -> 0.2604 m, not 0.26039...96)
+        exact = Decimal(x.text) if isinstance(x, _Exact) else Decimal(x)
+        return float(exact / Decimal(self.per_m))
+
+    def one_link(self, t: dict, mdh: bool) -> Link:
+        for bad in ("convention", "mdh"):
+            if bad in t:
+                raise self.error("the D-H convention is set once for the whole robot "
+                                 "(top-level 'convention'); a link cannot choose its own, "
+                                 "so conventions cannot be mixed", bad)
+        self.check_keys(t, LINK_KEYS, f"link {self.link}")
+        if "joint" not in t:
+            raise self.error("required key is missing", "joint")
+        joint = self.string(t["joint"], "joint")
+        if joint not in ("R", "P"):
+            raise self.error(f"unknown joint type {joint!r} (expected 'R' for revolute or "
+                             "'P' for prismatic)", "joint")
+        revolute = joint == "R"
+        # the fixed D-H parameters are required; the one the joint variable replaces is not
+        fixed = ("d", "a", "alpha") if revolute else ("theta", "a", "alpha")
+        for key in fixed:
+            if key not in t:
+                kind = "revolute" if revolute else "prismatic"
+                raise self.error(f"required key is missing (a {kind} link needs "
+                                 f"{', '.join(fixed)})", key)
+        num = lambda key, default=0.0: self.number(t[key], key) if key in t else default
+        joint_unit = self.angle if revolute else self.length
+        kw = dict(
+            joint=joint, mdh=mdh,
+            theta=self.angle(num("theta")), d=self.length(num("d")),
+            a=self.length(num("a")), alpha=self.angle(num("alpha")),
+            offset=joint_unit(num("offset")),
+            m=num("m"), Jm=num("Jm"), G=num("G", 1.0), B=num("B"),
+            name=self.string(t.get("name", ""), "name"),
+        )
+        for key in ("m", "Jm", "B"):
+            if kw[key] < 0:
+                raise self.error(f"must not be negative, got {t[key]!r}", key)
+        if "qlim" in t:
+            lo, hi = self.numbers(t["qlim"], 2, "qlim")
+            if lo > hi:
+                raise self.error(f"lower limit {lo!r} is above upper limit {hi!r}", "qlim")
+            kw["qlim"] = (joint_unit(lo), joint_unit(hi))
+        elif not revolute:
+            raise self.error("required key is missing (a prismatic joint needs its travel "
+                             "limits [lower, upper])", "qlim")
+        if "r" in t:
+            kw["r"] = [self.length(x) for x in self.numbers(t["r"], 3, "r")]
+        if "I" in t:
+            kw["I"] = self.inertia(t["I"])
+        if "Tc" in t:
+            tc = t["Tc"]
+            kw["Tc"] = self.number(tc, "Tc") if not isinstance(tc, list) else tuple(
+                self.numbers(tc, 2, "Tc"))
+        if "tau_max" in t:
+            kw["tau_max"] = self.number(t["tau_max"], "tau_max")
+            if kw["tau_max"] < 0:
+                raise self.error(f"must not be negative, got {t['tau_max']!r}", "tau_max")
+        try:
+            return Link(**kw)
+        except ValueError as exc:
+            # Link's messages start with the field name, e.g. "I (inertia) must be ..."
+            word = str(exc).split()[0] if str(exc) else ""
+            raise self.error(str(exc), word if word in LINK_KEYS else None) from exc
+
+    def inertia(self, value) -> list[float] | list[list[float]]:
+        if isinstance(value, list) and len(value) == 3 and all(isinstance(v, list) for v in value):
+            return [self.numbers(row, 3, "I") for row in value]
+        if isinstance(value, list) and len(value) != 6:
+            raise self.error(f"expected 6 numbers [Ixx, Iyy, Izz, Ixy, Iyz, Ixz] or a 3x3 "
+                             f"matrix, got {len(value)} values", "I")
+        return self.numbers(value, 6, "I")
+
+    def frame(self, t, field: str) -> np.ndarray:
+        if not isinstance(t, dict):
+            raise self.error(f"expected a table [{field}] with xyz and rpy, or matrix", field)
+        self.check_keys(t, FRAME_KEYS, f"[{field}]")
+        if "matrix" in t:
+            if len(t) > 1:
+                raise self.error("give either 'matrix' or 'xyz'/'rpy', not both",
+                                 f"{field}.matrix")
+            rows = t["matrix"]
+            if not isinstance(rows, list) or len(rows) != 4:
+                raise self.error("expected a 4x4 matrix (4 rows of 4 numbers)", f"{field}.matrix")
+            M = [self.numbers(row, 4, f"{field}.matrix") for row in rows]
+            return np.array([[self.length(x) if j == 3 and i < 3 else float(x)
+                              for j, x in enumerate(row)] for i, row in enumerate(M)])
+        xyz = [self.length(x) for x in self.numbers(t.get("xyz", [0, 0, 0]), 3, f"{field}.xyz")]
+        rpy = [self.angle(x) for x in self.numbers(t.get("rpy", [0, 0, 0]), 3, f"{field}.rpy")]
+        return _frame(xyz, rpy)
+
+    def poses(self, t, links: list[Link]) -> dict[str, list[float]]:
+        if not isinstance(t, dict):
+            raise self.error("expected a table [poses] of name = [q1, q2, ...]", "poses")
+        out = {}
+        for name, value in t.items():
+            field = f"poses.{name}"
+            if not isinstance(value, list):
+                raise self.error(f"expected a list of {len(links)} joint values, got "
+                                 f"{type(value).__name__} {value!r}", field)
+            if len(value) != len(links):
+                raise self.error(f"has {len(value)} values but the robot has {len(links)} "
+                                 "joints", field)
+            q = [self.number(v, field) for v in value]
+            out[name] = [self.angle(x) if L.joint == "R" else self.length(x)
+                         for x, L in zip(q, links, strict=True)]
+        return out
+
+
+def _frame(xyz, rpy) -> np.ndarray:
+    """4x4 transform from a translation and roll-pitch-yaw angles (zyx order), radians."""
+    T = np.eye(4)
+    if any(rpy):
+        T[:3, :3] = rpy2r(rpy)
+    T[:3, 3] = xyz
+    return T
+
+
+def robot_from_toml(text: str | bytes, where: str = "<string>") -> Robot:
+    """Parse the text of a robot file. ``where`` names the source in error messages."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RobotFileError(f"not UTF-8 text ({exc})", where) from None
+    try:
+        data = tomllib.loads(text, parse_float=_Exact)
+    except tomllib.TOMLDecodeError as exc:  # its message carries the line and column
+        raise RobotFileError(f"TOML syntax error: {exc}", where) from None
+    return _Reader(where, data).robot()
+
+
+# ---------------------------------------------------------------------------------
+# the library
+# ---------------------------------------------------------------------------------
+_cache: dict[str, tuple[tuple[int, int], Robot]] = {}
+
+
+def library_path() -> Path:
+    """The directory of the robot library.
+
+    Installed (wheel or editable) it is the data package ``robogui._robots``; in a plain
+    source checkout it is the ``robots/`` directory next to the ``robogui`` package.
+    """
+    try:
+        from importlib.resources import files
+
+        for entry in files("robogui._robots").iterdir():
+            if isinstance(entry, Path) and entry.suffix == ".toml":
+                return entry.parent
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
+        pass
+    return Path(__file__).resolve().parents[2] / "robots"
+
+
+def _library() -> dict[str, Path]:
+    folder = library_path()
+    if not folder.is_dir():
+        return {}
+    return {p.stem.lower(): p for p in sorted(folder.glob("*.toml"))}
+
+
+def list_robots() -> list[str]:
+    """Names of the robots in the library, sorted (e.g. ``["irb140", "kr5", ...]``)."""
+    return sorted(_library())
+
+
+def _is_library_name(name_or_path) -> bool:
+    if not isinstance(name_or_path, str):
+        return False
+    seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    return not any(s in name_or_path for s in seps) and not name_or_path.lower().endswith(".toml")
+
+
+def load_robot(name_or_path: str | os.PathLike) -> Robot:
+    """Load a robot from the library by name, or from a TOML file by path.
+
+    A string without a path separator and without the ``.toml`` suffix is a library
+    name (case-insensitive), e.g. ``load_robot("puma560")``; anything else is a path.
+    Parsed files are cached by (path, modification time, size), and a Robot is immutable,
+    so loading the same file twice is cheap and returns equal robots.
+
+    Raises RobotFileError (a ValueError) for an unknown name, an unreadable file or a
+    malformed one; the message names the file, the link and the field.
+    """
+    if _is_library_name(name_or_path):
+        lib = _library()
+        path = lib.get(name_or_path.lower())
+        if path is None:
+            raise RobotFileError(
+                f"no robot named {name_or_path!r} in the library{_closest(name_or_path, lib)}"
+                f" (available: {', '.join(sorted(lib)) or 'none'})")
+    else:
+        path = Path(name_or_path)
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    key = str(path.resolve())
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    hit = _cache.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    robot = robot_from_toml(raw, str(path))
+    _cache[key] = (stamp, robot)
+    return robot
+
+
+# ---------------------------------------------------------------------------------
+# writing
+# ---------------------------------------------------------------------------------
+def _floats(values) -> list[float]:
+    return [float(v) for v in np.asarray(values, dtype=float).ravel()]
+
+
+def _frame_items(T: np.ndarray) -> list[tuple[str, object]]:
+    """xyz/rpy when they reproduce T bit for bit, otherwise the full matrix."""
+    xyz = _floats(T[:3, 3])
+    rpy = [0.0] * 3
+    if not np.array_equal(T[:3, :3], np.eye(3)):
+        rpy = [x + 0.0 for x in _floats(tr2rpy(T[:3, :3]))]  # + 0.0 turns -0.0 into 0.0
+    if np.array_equal(_frame(xyz, rpy), T):
+        items = []
+        if any(xyz):
+            items.append(("xyz", xyz))
+        if any(rpy):
+            items.append(("rpy", rpy))
+        return items
+    return [("matrix", [_floats(row) for row in T])]
+
+
+def _link_items(L: Link) -> list[tuple[str, object]]:
+    items: list[tuple[str, object]] = [("joint", L.joint)]
+    if L.name:
+        items.append(("name", L.name))
+    if L.joint == "R":
+        if L.theta != 0.0:
+            items.append(("theta", L.theta))
+        items.append(("d", L.d))
+    else:
+        items.append(("theta", L.theta))
+        if L.d != 0.0:
+            items.append(("d", L.d))
+    items += [("a", L.a), ("alpha", L.alpha)]
+    if L.offset != 0.0:
+        items.append(("offset", L.offset))
+    if L.qlim is not None:
+        items.append(("qlim", list(L.qlim)))
+    if L.m != 0.0:
+        items.append(("m", L.m))
+    if np.any(L.r):
+        items.append(("r", _floats(L.r)))
+    if np.any(L.I):
+        items.append(("I", inertia_vector(L.I)))
+    if L.Jm != 0.0:
+        items.append(("Jm", L.Jm))
+    if L.G != 1.0:
+        items.append(("G", L.G))
+    if L.B != 0.0:
+        items.append(("B", L.B))
+    if L.Tc != (0.0, 0.0):
+        items.append(("Tc", list(L.Tc)))
+    if L.tau_max is not None:
+        items.append(("tau_max", L.tau_max))
+    return items
+
+
+def robot_to_toml(robot: Robot) -> str:
+    """The text of a robot file for ``robot`` (radians and metres, floats exact)."""
+    if not isinstance(robot, Robot):
+        raise ValueError(f"robot must be a Robot, got {type(robot).__name__}")
+    head = [("format", FORMAT), ("name", robot.name)]
+    head += [(k, getattr(robot, k)) for k in ("manufacturer", "source", "comment")
+             if getattr(robot, k)]
+    head += [("convention", "modified" if robot.is_mdh else "standard"), ("units", "rad"),
+             ("length_units", "m"), ("gravity", _floats(robot.gravity))]
+    parts = [toml_table(None, head)]
+    for field, T in (("base", robot.base), ("tool", robot.tool)):
+        if not np.array_equal(T, np.eye(4)):
+            parts.append(toml_table(field, _frame_items(T)))
+    if robot.poses:
+        parts.append(toml_table("poses", [(k, _floats(v)) for k, v in robot.poses.items()]))
+    for L in robot.links:
+        parts.append(toml_table("links", _link_items(L), array=True))
+    return "\n".join(parts)
+
+
+def save_robot(robot: Robot, path: str | os.PathLike) -> Path:
+    """Write ``robot`` to ``path`` as a robot file, atomically; returns the path.
+
+    The text goes to a temporary file in the same directory which then replaces the
+    target in one step, so a crash never leaves a half-written file. Units are radians
+    and metres; floats are written exactly, so ``load_robot(path) == robot``.
+    """
+    text = robot_to_toml(robot)
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _cache.pop(str(path.resolve()), None)
+    return path
+
