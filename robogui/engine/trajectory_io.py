@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +36,7 @@ import numpy as np
 from scipy.spatial.transform import Rotation
 
 from .checks import as_float_array, as_transform
+from .files import atomic_write_text
 
 __all__ = [
     "Trajectory",
@@ -94,16 +93,7 @@ def write_trajectory_csv(path, t, q=None, qd=None, qdd=None, T=None, name: str =
     buf.write(f"{_NAME_COMMENT} {clean}\n")
     buf.write(",".join(names) + "\n")
     np.savetxt(buf, data, fmt="%.17g", delimiter=",")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(buf.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        # leave no half-written temporary behind
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, buf.getvalue())
 
 
 def _positive_float(value, name: str) -> float:

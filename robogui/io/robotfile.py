@@ -16,7 +16,6 @@ from __future__ import annotations
 import difflib
 import math
 import os
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from decimal import Decimal
@@ -24,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.files import atomic_write_text
 from ..engine.link import Link, inertia_vector
 from ..engine.robot import Robot
 from ..engine.transforms import rpy2r, tr2rpy
@@ -490,19 +490,7 @@ def save_robot(robot: Robot, path: str | os.PathLike) -> Path:
     """
     text = robot_to_toml(robot)
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write_text(path, text)
     _cache.pop(str(path.resolve()), None)
     return path
 

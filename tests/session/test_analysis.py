@@ -1,0 +1,157 @@
+"""Trajectory analysis equals the engine's values; components add up; no-dynamics notice."""
+
+import math
+import time
+
+import numpy as np
+import pytest
+
+from robogui import Link, Robot
+from robogui.engine.dynamics import coriolis_torque, friction, gravload, inertia, rne
+from robogui.engine.kinematics import fkine
+from robogui.engine.manipulability import manipulability
+from robogui.engine.trajectory import Trajectory, jtraj
+from robogui.io.robotfile import load_robot
+from robogui.session.analysis import (
+    ManipulabilityHistory,
+    TrajectoryAnalysis,
+    analyze_trajectory,
+    singularity_threshold,
+)
+
+
+@pytest.fixture(scope="module")
+def puma():
+    return load_robot("puma560")
+
+
+@pytest.fixture(scope="module")
+def traj(puma):
+    q0 = puma.pose("qz") + np.array([0.1, 0.2, -0.3, 0.4, 0.5, 0.6])
+    return jtraj(q0, puma.pose("qn"), np.linspace(0.0, 1.5, 301))
+
+
+def test_values_equal_the_engine(puma, traj):
+    a = TrajectoryAnalysis.compute(puma, traj)
+    q, qd, qdd = traj.q, traj.qd, traj.qdd
+    np.testing.assert_array_equal(a.t, traj.t)
+    np.testing.assert_allclose(a.tau, rne(puma, q, qd, qdd), rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(a.tau_gravity, gravload(puma, q), rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(a.tau_inertial, np.einsum("kij,kj->ki", inertia(puma, q), qdd),
+                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(a.tau_coriolis, coriolis_torque(puma, q, qd), rtol=1e-9,
+                               atol=1e-9)
+    np.testing.assert_allclose(a.tau_friction, -friction(puma, qd), rtol=1e-10, atol=1e-9)
+    # the parts add up to the total the panel draws
+    total = sum(a.components.values())
+    np.testing.assert_allclose(total, a.tau, rtol=0, atol=1e-12)
+    assert np.abs(a.tau_friction).max() > 0 and np.abs(a.tau_coriolis).max() > 0
+    # manipulability measures
+    np.testing.assert_allclose(a.yoshikawa, manipulability(puma, q, "yoshikawa"), rtol=1e-9,
+                               atol=1e-15)
+    np.testing.assert_allclose(a.inv_condition, manipulability(puma, q, "condition"),
+                               atol=1e-7)
+    np.testing.assert_allclose(a.asada, manipulability(puma, q, "asada"), rtol=1e-7,
+                               atol=1e-12)
+    np.testing.assert_allclose(a.ee_path, fkine(puma, q)[:, :3, 3], atol=1e-15)
+    assert a.has_dynamics and a.dynamics_message is None
+    assert a.threshold == singularity_threshold(puma) > 0
+    with pytest.raises(ValueError):
+        a.tau[0, 0] = 1.0  # results are read-only
+
+
+def test_chunks_progress_and_cancel(puma, traj):
+    whole = analyze_trajectory(puma, traj)
+    seen = []
+    parts = analyze_trajectory(puma, traj, chunk=37, progress=seen.append)
+    np.testing.assert_allclose(parts.tau, whole.tau, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(parts.yoshikawa, whole.yoshikawa, rtol=0, atol=1e-15)
+    assert len(seen) == math.ceil(301 / 37) and seen[-1] == 1.0
+    assert all(b > a for a, b in zip(seen, seen[1:], strict=False))
+    calls = []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) > 2  # stop before the third chunk
+
+    assert analyze_trajectory(puma, traj, chunk=50, progress=seen.append, cancel=cancel) is None
+    assert len(calls) == 3
+
+
+def test_no_dynamics_says_so_instead_of_zeros():
+    kin = Robot([Link(a=0.4, alpha=math.pi / 2), Link(a=0.3), Link(a=0.2)], name="kinematic arm")
+    tr = jtraj([0, 0.3, 0.2], [1, -0.4, 0.9], 50)
+    a = analyze_trajectory(kin, tr)
+    assert not a.has_dynamics
+    assert a.tau is None and a.components is None and a.asada is None and a.over_limit() is None
+    assert "kinematic arm has no dynamic parameters" in a.dynamics_message
+    assert a.yoshikawa.shape == (50,) and np.all(np.isfinite(a.yoshikawa))
+
+
+def test_planar_arm_manipulability_is_sin_q2():
+    # unit two-link arm in the x-z plane: Yoshikawa over its two task rows = |a1 a2 sin q2|
+    arm = load_robot("twolink")
+    tr = jtraj([0.2, -1.0], [0.5, 2.5], 40)
+    a = analyze_trajectory(arm, tr)
+    np.testing.assert_allclose(a.yoshikawa, np.abs(np.sin(tr.q[:, 1])), atol=1e-12)
+
+
+def test_torque_limits_and_peaks(puma, traj):
+    limits = [None, 40.0, 20.0, None, None, None]
+    lim_robot = puma.with_links([L.replace(tau_max=m) for L, m in zip(puma.links, limits,
+                                                                        strict=True)])
+    a = analyze_trajectory(lim_robot, traj)
+    assert np.isnan(a.tau_max[0]) and a.tau_max[1] == 40.0
+    over = a.over_limit()
+    assert over[:, [0, 3, 4, 5]].sum() == 0
+    assert a.torque_peaks, "this trajectory needs more than 40 N m on joint 2"
+    for p in a.torque_peaks:
+        run = (a.t >= p.t_start) & (a.t <= p.t_end)
+        assert np.all(np.abs(a.tau[run, p.joint]) > p.limit)
+        assert abs(p.value) == pytest.approx(np.abs(a.tau[run, p.joint]).max())
+        assert a.tau[p.index, p.joint] == p.value and a.t[p.index] == p.time
+    # every sample over a limit is inside some reported stretch
+    flagged = np.zeros_like(over)
+    for p in a.torque_peaks:
+        flagged[(a.t >= p.t_start) & (a.t <= p.t_end), p.joint] = True
+    np.testing.assert_array_equal(flagged, over)
+
+
+def test_trajectory_without_derivatives_is_differentiated(puma, traj):
+    bare = Trajectory(traj.t, traj.q)
+    a = analyze_trajectory(puma, bare)
+    np.testing.assert_allclose(a.qd, bare.with_derivatives().qd)
+    with pytest.raises(ValueError, match="joints"):
+        analyze_trajectory(load_robot("twolink"), traj)
+
+
+def test_10k_samples_benchmark(puma):
+    tr = jtraj(puma.pose("qz") + 0.1, puma.pose("qr"), np.linspace(0, 10, 10_000))
+    analyze_trajectory(puma, tr)  # warm-up (generated kernels)
+    t0 = time.perf_counter()
+    a = analyze_trajectory(puma, tr)
+    elapsed = time.perf_counter() - t0
+    print(f"analysis of 10,000 samples: {elapsed * 1000:.0f} ms")
+    assert a.n_samples == 10_000
+    assert elapsed < 1.0  # ~90 ms on an idle core; generous for a shared CI machine
+
+
+def test_manipulability_history_ring_buffer():
+    h = ManipulabilityHistory(capacity=5)
+    assert len(h) == 0 and h.latest is None
+    t, w = h.arrays()
+    assert t.size == 0 and w.size == 0
+    for k in range(8):
+        h.append(0.5 * k, 10.0 + k)
+    assert len(h) == 5 and h.latest == (3.5, 17.0)
+    t, w = h.arrays()
+    np.testing.assert_array_equal(t, [1.5, 2.0, 2.5, 3.0, 3.5])
+    np.testing.assert_array_equal(w, [13, 14, 15, 16, 17])
+    t, w = h.arrays(window_s=1.0)
+    np.testing.assert_array_equal(t, [2.5, 3.0, 3.5])
+    h.append(4.0, float("nan"))  # shown as a gap
+    assert np.isnan(h.arrays()[1][-1])
+    h.clear()
+    assert len(h) == 0
+    with pytest.raises(ValueError):
+        ManipulabilityHistory(0)
