@@ -361,14 +361,21 @@ def _is_library_name(name_or_path) -> bool:
     if not isinstance(name_or_path, str):
         return False
     seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
-    return not any(s in name_or_path for s in seps) and not name_or_path.lower().endswith(".toml")
+    suffix = os.path.splitext(name_or_path)[1].lower()
+    return not any(s in name_or_path for s in seps) and suffix not in LOADERS_BY_SUFFIX
+
+
+#: file suffixes load_robot understands; legacy formats are read by their own modules
+LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Rob_Mat"}
 
 
 def load_robot(name_or_path: str | os.PathLike) -> Robot:
-    """Load a robot from the library by name, or from a TOML file by path.
+    """Load a robot from the library by name, or from a file by path.
 
-    A string without a path separator and without the ``.toml`` suffix is a library
-    name (case-insensitive), e.g. ``load_robot("puma560")``; anything else is a path.
+    A string without a path separator and without a known suffix is a library name
+    (case-insensitive), e.g. ``load_robot("puma560")``; anything else is a path. Besides
+    robogui's TOML files, ROBOOP ``.conf`` and SpaceLib Rob_Mat ``.DAT`` files load too
+    (see docs/legacy-formats.md).
     Parsed files are cached by (path, modification time, size), and a Robot is immutable,
     so loading the same file twice is cheap and returns equal robots.
 
@@ -384,6 +391,15 @@ def load_robot(name_or_path: str | os.PathLike) -> Robot:
                 f" (available: {', '.join(sorted(lib)) or 'none'})")
     else:
         path = Path(name_or_path)
+    suffix = path.suffix.lower()
+    if suffix == ".conf":
+        from .roboop import load_roboop
+
+        return load_roboop(path)
+    if suffix == ".dat":
+        from .robmat import load_robmat_dat
+
+        return load_robmat_dat(path)
     try:
         stat = path.stat()
     except OSError as exc:

@@ -1,7 +1,6 @@
 """Trajectory analysis equals the engine's values; components add up; no-dynamics notice."""
 
 import math
-import time
 
 import numpy as np
 import pytest
@@ -125,15 +124,13 @@ def test_trajectory_without_derivatives_is_differentiated(puma, traj):
         analyze_trajectory(load_robot("twolink"), traj)
 
 
-def test_10k_samples_benchmark(puma):
+def test_10k_samples_are_analysed_in_one_batch(puma):
+    # the timing lives in benchmarks/bench_plots.py; here only the result for 10,000 samples
     tr = jtraj(puma.pose("qz") + 0.1, puma.pose("qr"), np.linspace(0, 10, 10_000))
-    analyze_trajectory(puma, tr)  # warm-up (generated kernels)
-    t0 = time.perf_counter()
     a = analyze_trajectory(puma, tr)
-    elapsed = time.perf_counter() - t0
-    print(f"analysis of 10,000 samples: {elapsed * 1000:.0f} ms")
     assert a.n_samples == 10_000
-    assert elapsed < 1.0  # ~90 ms on an idle core; generous for a shared CI machine
+    idx = [0, 4321, 9999]
+    np.testing.assert_allclose(a.yoshikawa[idx], manipulability(puma, tr.q[idx]), rtol=1e-9)
 
 
 def test_manipulability_history_ring_buffer():

@@ -1,0 +1,368 @@
+"""Symbolic forward kinematics and Jacobian (JFKengine), with code export.
+
+From a robot's D-H table this builds sympy expressions for every link matrix A_i(q_i),
+the end-effector pose T(q) (base and tool included) and the base-frame Jacobian J(q)
+(6 x n, or 3 x n position-only like JFKengine's ``includeOrientation=False``):
+
+* ``J_L`` columns are the partial derivatives of the tool-point position (JFKengine eq. 5);
+* ``J_A`` columns are the joint axes in the base frame for revolute joints, 0 for
+  prismatic ones (eq. 10). A standard D-H joint i turns about z_{i-1}; a modified D-H
+  joint about z_i.
+
+Simplification is cheap and deterministic: each product ``T_{i-1} A_i`` is expanded and
+sums of products of sines and cosines are folded into sines and cosines of sums
+(sympy's ``TR10i``), so a Puma entry reads ``0.4318*cos(q1)*cos(q2) + ...*cos(q2 + q3)``.
+Results are cached by ``robot.key``: an unchanged robot is a cache hit, a new tool (the
+JFKengine tool-acquisition case) or any changed parameter derives again.
+
+sympy is imported inside the functions, so importing this module stays cheap.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .checks import as_joint_array
+
+__all__ = [
+    "SymbolicKinematics", "symbolic_kinematics", "fkine_sym", "jacobian_sym",
+    "link_matrices_sym", "joint_locations_sym", "evaluate", "to_python", "to_c",
+    "expression_strings", "cache_info", "clear_cache",
+]
+
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_MAX = 16
+_LOCK = threading.Lock()
+_STATS = {"hits": 0, "misses": 0}
+
+
+@dataclass(frozen=True, eq=False)
+class SymbolicKinematics:
+    """Symbolic kinematics of one robot description (sympy objects; treat as read-only).
+
+    ``q`` joint symbols q1..qn; ``A`` link matrices; ``frames`` T_0 (base) .. T_n, the last
+    with the tool; ``T`` the end-effector pose; ``J`` the 6 x n base-frame Jacobian;
+    ``seconds`` the derivation time.
+    """
+
+    key: tuple
+    n: int
+    q: tuple
+    A: tuple
+    frames: tuple
+    T: object
+    J: object
+    revolute: tuple
+    seconds: float
+    _funcs: dict = field(default_factory=dict, repr=False)
+
+    def jacobian(self, include_orientation: bool = True):
+        """J (6 x n) or its position rows (3 x n)."""
+        return self.J if include_orientation else self.J[:3, :]
+
+    def joint_locations(self) -> list:
+        """Origins of frames 0..n as 3x1 sympy matrices (JFKengine's getJointLocations)."""
+        return [F[:3, 3] for F in self.frames]
+
+    def evaluate(self, q, include_orientation: bool = True):
+        """Numbers: (T (4, 4), J (6|3, n)) for q (n,), or stacks with a leading m for (m, n)."""
+        q2, single = as_joint_array(q, self.n, "q")
+        f = self._funcs.get("py")
+        if f is None:
+            src = _python_source(self, "kinematics", True)
+            ns: dict = {}
+            exec(compile(src, f"<symbolic kinematics {self.n} dof>", "exec"), ns)  # noqa: S102
+            f = self._funcs.setdefault("py", ns["kinematics"])
+        T, J = f(q2)
+        if not include_orientation:
+            J = J[:, :3]
+        return (T[0], J[0]) if single else (T, J)
+
+
+# -- derivation ----------------------------------------------------------------------------
+def _num(x: float):
+    """A sympy number for a D-H constant: exact 0, +-1 and integers, else a Float."""
+    import sympy
+
+    x = float(x)
+    if abs(x) < 1e-15:
+        return sympy.Integer(0)
+    if abs(x - round(x)) < 1e-15 and abs(x) < 1e6:
+        return sympy.Integer(int(round(x)))
+    return sympy.Float(x)
+
+
+def _cos_sin(angle: float):
+    # numeric twist: exact values for multiples of pi/2 keep expressions short
+    return _num(math.cos(angle)), _num(math.sin(angle))
+
+
+def _matrix(T: np.ndarray):
+    import sympy
+
+    return sympy.Matrix(4, 4, [_num(v) for v in np.asarray(T, dtype=float).ravel()])
+
+
+def _simp(expr):
+    """Expand, then fold products of sines/cosines into sines/cosines of sums."""
+    import sympy
+    from sympy.simplify.fu import TR10i
+
+    e = sympy.expand(expr)
+    if e.has(sympy.sin, sympy.cos):
+        e = TR10i(e)
+    return e
+
+
+def _link_sym(L, qi):
+    import sympy
+
+    off = _num(L.offset)
+    if L.joint == "R":
+        th, d = qi + off, _num(L.d)
+        ct, st = sympy.cos(th), sympy.sin(th)
+    else:
+        th, d = None, qi + off
+        ct, st = _cos_sin(L.theta)
+    ca, sa = _cos_sin(L.alpha)
+    a = _num(L.a)
+    if L.mdh:  # Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta) Tz(d)
+        rows = [[ct, -st, 0, a], [st * ca, ct * ca, -sa, -sa * d],
+                [st * sa, ct * sa, ca, ca * d], [0, 0, 0, 1]]
+    else:  # Rz(theta) Tz(d) Tx(a) Rx(alpha)
+        rows = [[ct, -st * ca, st * sa, a * ct], [st, ct * ca, -ct * sa, a * st],
+                [0, sa, ca, d], [0, 0, 0, 1]]
+    return sympy.Matrix(rows)
+
+
+def _derive(robot) -> SymbolicKinematics:
+    import sympy
+
+    t0 = time.perf_counter()
+    n = robot.n
+    q = sympy.symbols(f"q1:{n + 1}", real=True)
+    A = tuple(_link_sym(L, q[i]) for i, L in enumerate(robot.links))
+    frames = [_matrix(robot.base)]
+    for i in range(n):
+        frames.append((frames[-1] * A[i]).applyfunc(_simp))
+    if not robot.tool_is_identity:
+        frames[-1] = (frames[-1] * _matrix(robot.tool)).applyfunc(_simp)
+    T = frames[-1]
+    p = T[:3, 3]
+    cols = []
+    for i, L in enumerate(robot.links):
+        # T is already folded, so its derivatives only need expanding (TR10i finds nothing)
+        lin = [sympy.expand(sympy.diff(p[r], q[i])) for r in range(3)]
+        if L.joint == "R":
+            # the axis of joint i: z_{i-1} (standard D-H) or z_i (modified D-H), base frame;
+            # frames[i + 1] of the last link carries the tool, whose z is not the axis
+            F = frames[i + 1] if L.mdh else frames[i]
+            if L.mdh and i == n - 1 and not robot.tool_is_identity:
+                F = (frames[i] * A[i]).applyfunc(_simp)
+            ang = [F[r, 2] for r in range(3)]
+        else:
+            ang = [sympy.Integer(0)] * 3
+        cols.append(lin + ang)
+    J = sympy.Matrix(6, n, lambda r, c: cols[c][r])
+    return SymbolicKinematics(
+        key=robot.key, n=n, q=tuple(q), A=A, frames=tuple(frames), T=T, J=J,
+        revolute=tuple(L.joint == "R" for L in robot.links),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def symbolic_kinematics(robot) -> SymbolicKinematics:
+    """Symbolic A_i, T and J of ``robot``, cached by ``robot.key`` (see :func:`cache_info`)."""
+    key = robot.key
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            _STATS["hits"] += 1
+            return hit
+        _STATS["misses"] += 1
+    sk = _derive(robot)
+    with _LOCK:
+        _CACHE[key] = sk
+        while len(_CACHE) > _CACHE_MAX:
+            _CACHE.popitem(last=False)
+    return sk
+
+
+def cache_info() -> dict:
+    """``{"hits", "misses", "size", "maxsize"}`` of the derivation cache (misses = derivations)."""
+    with _LOCK:
+        return {"hits": _STATS["hits"], "misses": _STATS["misses"], "size": len(_CACHE),
+                "maxsize": _CACHE_MAX}
+
+
+def clear_cache() -> None:
+    """Forget every derivation and reset the counters."""
+    with _LOCK:
+        _CACHE.clear()
+        _STATS.update(hits=0, misses=0)
+
+
+def fkine_sym(robot):
+    """End-effector pose T(q) as a 4x4 sympy Matrix (base and tool included)."""
+    return symbolic_kinematics(robot).T
+
+
+def jacobian_sym(robot, include_orientation: bool = True):
+    """Base-frame Jacobian: 6 x n sympy Matrix (3 x n with ``include_orientation=False``)."""
+    return symbolic_kinematics(robot).jacobian(include_orientation)
+
+
+def link_matrices_sym(robot) -> tuple:
+    """The link matrices A_i(q_i) (JFKengine eq. 2; standard or modified D-H)."""
+    return symbolic_kinematics(robot).A
+
+
+def joint_locations_sym(robot) -> list:
+    """Origins of frames 0..n (base .. end effector) as 3x1 sympy matrices."""
+    return symbolic_kinematics(robot).joint_locations()
+
+
+def evaluate(robot_or_sk, q, include_orientation: bool = True):
+    """Evaluate the symbolic T and J: q (n,) -> (T (4, 4), J (6|3, n)); (m, n) -> stacks."""
+    sk = robot_or_sk if isinstance(robot_or_sk, SymbolicKinematics) else \
+        symbolic_kinematics(robot_or_sk)
+    return sk.evaluate(q, include_orientation)
+
+
+# -- export ------------------------------------------------------------------------------
+def _entries(sk: SymbolicKinematics, include_orientation: bool):
+    J = sk.jacobian(include_orientation)
+    return list(sk.T[:3, :]), list(J), J.shape[0]
+
+
+def _cse(exprs):
+    import sympy
+
+    return sympy.cse(exprs, symbols=sympy.numbered_symbols("x"), optimizations="basic")
+
+
+def _python_source(sk: SymbolicKinematics, func_name: str, include_orientation: bool) -> str:
+    from sympy.printing.numpy import NumPyPrinter
+
+    Texprs, Jexprs, rows = _entries(sk, include_orientation)
+    subs, reduced = _cse(Texprs + Jexprs)
+    pr = NumPyPrinter({"fully_qualified_modules": False, "inline": True})
+    n = sk.n
+    out = [
+        '"""Forward kinematics and Jacobian generated by robogui.engine.symbolic."""',
+        "import numpy",
+        "from numpy import cos, sin",
+        "",
+        "",
+        f"def {func_name}(q):",
+        f'    """T (..., 4, 4) and J (..., {rows}, {n}) for joint values q (..., {n})."""',
+        "    q = numpy.asarray(q, dtype=float)",
+        "    shape = q.shape[:-1]",
+    ]
+    out += [f"    q{i + 1} = q[..., {i}]" for i in range(n)]
+    out += [f"    {s} = {pr.doprint(e)}" for s, e in subs]
+    out += ["    T = numpy.zeros(shape + (4, 4))", "    T[..., 3, 3] = 1.0",
+            f"    J = numpy.zeros(shape + ({rows}, {n}))"]
+    for k, e in enumerate(reduced[:12]):
+        if e != 0:
+            out.append(f"    T[..., {k // 4}, {k % 4}] = {pr.doprint(e)}")
+    for k, e in enumerate(reduced[12:]):
+        if e != 0:
+            out.append(f"    J[..., {k // n}, {k % n}] = {pr.doprint(e)}")
+    out.append("    return T, J")
+    return "\n".join(out) + "\n"
+
+
+def to_python(robot, func_name: str = "kinematics", include_orientation: bool = True) -> str:
+    """Python/numpy source of ``def func_name(q): return T, J`` (q (n,) or (m, n)).
+
+    Common sub-expressions are shared (sympy ``cse``); the module needs only numpy.
+    """
+    return _python_source(symbolic_kinematics(robot), func_name, include_orientation)
+
+
+def to_c(robot, func_name: str = "robot_kinematics", include_orientation: bool = True) -> str:
+    """C99 source of ``void func_name(const double *q, double *T, double *J)``.
+
+    ``q`` has n values (rad or m); ``T`` receives 16 doubles and ``J`` rows*n doubles,
+    both row-major (rows = 6, or 3 position-only). Needs only ``<math.h>`` (link with -lm).
+    """
+    import sympy
+
+    sk = symbolic_kinematics(robot)
+    Texprs, Jexprs, rows = _entries(sk, include_orientation)
+    subs, reduced = _cse(Texprs + Jexprs)
+    n = sk.n
+    c = lambda e: sympy.ccode(sympy.sympify(e), standard="C99")
+    out = [
+        "/* Forward kinematics and Jacobian generated by robogui.engine.symbolic. */",
+        "#include <math.h>",
+        "",
+        f"/* T: 4x4 row-major; J: {rows}x{n} row-major (base frame, rows vx vy vz"
+        + (" wx wy wz" if rows == 6 else "") + "). */",
+        f"void {func_name}(const double *q, double *T, double *J)",
+        "{",
+    ]
+    out += [f"    const double q{i + 1} = q[{i}];" for i in range(n)]
+    out += [f"    const double {s} = {c(e)};" for s, e in subs]
+    for k, e in enumerate(reduced[:12]):
+        out.append(f"    T[{k}] = {c(e)};")
+    out += ["    T[12] = 0.0;", "    T[13] = 0.0;", "    T[14] = 0.0;", "    T[15] = 1.0;"]
+    for k, e in enumerate(reduced[12:]):
+        out.append(f"    J[{k}] = {c(e)};")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def expression_strings(robot, include_orientation: bool = True) -> dict:
+    """Readable T and J entries for display, with named sub-expressions.
+
+    Returns ``{"q": ["q1", ...], "names": [(name, text), ...], "T": 4x4 list of str,
+    "J": rows x n list of str, "seconds": derivation time}``. Sines and cosines of joint
+    angles are named like textbooks (``s1 = sin(q1)``, ``c23 = cos(q2 + q3)``); longer
+    repeated pieces become ``t1, t2, ...`` (sympy ``cse``). Numbers are printed short.
+    """
+    import sympy
+
+    sk = symbolic_kinematics(robot)
+    J = sk.jacobian(include_orientation)
+    exprs = list(sk.T) + list(J)
+    # textbook names for sin/cos of joint angles and their sums
+    trig = sorted({f for e in exprs for f in e.atoms(sympy.sin, sympy.cos)},
+                  key=sympy.default_sort_key)
+    names, repl = [], {}
+    index = {s: i + 1 for i, s in enumerate(sk.q)}
+    for f in trig:
+        arg = f.args[0]
+        terms = sympy.Add.make_args(arg)
+        if all(t in index for t in terms):
+            tag = "".join(str(index[t]) for t in sorted(terms, key=lambda t: index[t]))
+            if len(terms) > 1 and any(index[t] > 9 for t in terms):
+                tag = "_".join(str(index[t]) for t in sorted(terms, key=lambda t: index[t]))
+        else:
+            tag = f"_{len(repl) + 1}"
+        sym = sympy.Symbol(("s" if f.func == sympy.sin else "c") + tag)
+        repl[f] = sym
+        names.append((str(sym), sympy.sstr(f, full_prec=False)))
+    short = [e.xreplace(repl) for e in exprs]
+    subs, reduced = sympy.cse(short, symbols=sympy.numbered_symbols("t", start=1),
+                              optimizations="basic")
+    text = lambda e: sympy.sstr(e, full_prec=False)
+    names += [(str(s), text(e)) for s, e in subs]
+    rows = J.shape[0]
+    Ts = [text(e) for e in reduced[:16]]
+    Js = [text(e) for e in reduced[16:]]
+    return {
+        "q": [str(s) for s in sk.q],
+        "names": names,
+        "T": [Ts[4 * r: 4 * r + 4] for r in range(4)],
+        "J": [Js[sk.n * r: sk.n * r + sk.n] for r in range(rows)],
+        "seconds": sk.seconds,
+    }

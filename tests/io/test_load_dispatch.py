@@ -1,0 +1,39 @@
+"""load_robot reads legacy files by suffix, and a library name never shadows a file path."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robogui import RobotFileError, load_robot
+
+# the legacy samples ship with the project brief, in shared/ beside the checkout
+SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "docs" / "samples"
+
+
+def test_roboop_conf_loads_by_suffix_and_matches_the_library_puma(tmp_path):
+    conf = tmp_path / "PUMA.CONF"
+    conf.write_text((SAMPLES / "puma560_std_dh.conf").read_text())
+    robot = load_robot(conf)
+    puma = load_robot("puma560")
+    q = puma.random_q(5, seed=1)
+    np.testing.assert_allclose(robot.fkine(q), puma.fkine(q), atol=1e-12)
+
+
+def test_robmat_dat_loads_by_suffix(tmp_path):
+    dat = tmp_path / "scara.dat"
+    dat.write_text((SAMPLES / "scara.dat").read_text())
+    robot = load_robot(str(dat))
+    assert robot.n == 3 and robot.structure == "RRP"
+
+
+def test_unknown_name_lists_the_library():
+    with pytest.raises(RobotFileError) as info:
+        load_robot("puma56")
+    assert "puma560" in str(info.value) and "available" in str(info.value)
+
+
+def test_missing_legacy_file_names_the_file(tmp_path):
+    with pytest.raises(RobotFileError) as info:
+        load_robot(tmp_path / "missing.conf")
+    assert "missing.conf" in str(info.value)
