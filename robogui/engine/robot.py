@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -34,6 +34,13 @@ class DHArrays:
     cos_alpha: np.ndarray
     sin_alpha: np.ndarray
     mdh: bool
+    # generated kinematics kernels, filled lazily by robogui.engine.kinematics
+    kernels: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def offset_list(self) -> list[float]:
+        """The joint offsets as Python floats (for the one-state kinematics path)."""
+        return self.offset.tolist()
 
     @classmethod
     def from_links(cls, links: Sequence[Link]) -> DHArrays:

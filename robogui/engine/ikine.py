@@ -1,0 +1,593 @@
+"""Inverse kinematics: a numeric solver for any chain and Paul & Zhang's analytic
+solution for Puma-560-like arms (6R, spherical wrist).
+
+``ikine`` returns an :class:`IKResult` (q, success, iterations, residual, reason);
+for a stack of poses (m, 4, 4) every field gets a leading m axis (reason a tuple).
+Failures are results, never NaN: ``success`` is False and ``reason`` says why.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg.lapack import dposv as _dposv
+
+from .checks import as_float_array, as_transform
+from .kinematics import run_kernel
+
+__all__ = ["IKResult", "ikine", "ikine560", "ikine560_all", "pose_error"]
+
+# Sugihara weight w_n in lambda = w_n E + lam_bar; 0.1 needs the fewest iterations on the Puma
+_E_SCALE = 0.1
+_METHODS = ("lm", "r6", "roboop", "roboop_taylor")
+
+
+@dataclass(frozen=True)
+class IKResult:
+    """Outcome of an inverse-kinematics solve.
+
+    q: joint coordinates (n,) (or (m, n) for a stack; (8, n) / (m, 8, n) for
+    ikine560_all), always finite. success: pose reached within tolerance and q inside
+    the joint limits. iterations: solver iterations used over all restarts (0 for the
+    analytic solution). residual: pose error ``max(|position error| m, |rotation error|
+    rad)`` of q. reason: "converged", "analytic", or why it failed, in words.
+    config: the ikine560 branch(es) as r6 letters, e.g. "lun" (None for ikine).
+    """
+
+    q: np.ndarray
+    success: bool | np.ndarray
+    iterations: int | np.ndarray
+    residual: float | np.ndarray
+    reason: str | tuple
+    config: str | tuple | None = None
+
+    def __bool__(self) -> bool:
+        return bool(np.all(self.success))
+
+
+# -- pose error ----------------------------------------------------------------------
+
+def pose_error(T, Tc) -> np.ndarray:
+    """Error twist taking pose Tc to pose T, world frame: (..., 4, 4) -> (..., 6).
+
+    ``[p - pc, theta * axis]`` where ``R Rc^T = rot(axis, theta)``, theta in [0, pi]
+    (the exact rotation vector, not the small-angle difference of r6 ``tr2diff``).
+    """
+    T = np.asarray(T, dtype=float)
+    Tc = np.asarray(Tc, dtype=float)
+    return _pose_error(T[..., :3, :], Tc[..., :3, :])
+
+
+def _pose_error(T, Tc) -> np.ndarray:
+    """T, Tc as (..., 3, 4) (the top rows suffice)."""
+    Re = T[..., :3, :3] @ np.swapaxes(Tc[..., :3, :3], -1, -2)
+    v = 0.5 * np.stack([Re[..., 2, 1] - Re[..., 1, 2], Re[..., 0, 2] - Re[..., 2, 0],
+                        Re[..., 1, 0] - Re[..., 0, 1]], axis=-1)
+    s = np.sqrt(np.sum(v * v, axis=-1))
+    c = 0.5 * (Re[..., 0, 0] + Re[..., 1, 1] + Re[..., 2, 2] - 1.0)
+    th = np.arctan2(s, c)
+    k = np.where(s > 1e-12, th / np.where(s > 1e-12, s, 1.0), 1.0)
+    w = v * k[..., None]
+    near_pi = (s <= 1e-6) & (c < 0)
+    if np.any(near_pi):
+        # rotation by ~pi: the axis is the dominant column of Re + I (sign is immaterial)
+        B = Re[near_pi] + np.eye(3)
+        col = np.argmax(np.sum(B * B, axis=-2), axis=-1)
+        ax = B[np.arange(len(B)), :, col]
+        ax /= np.linalg.norm(ax, axis=-1, keepdims=True)
+        w[near_pi] = ax * th[near_pi][..., None]
+    return np.concatenate([T[..., :3, 3] - Tc[..., :3, 3], w], axis=-1)
+
+
+# -- numeric solver --------------------------------------------------------------------
+
+def _evaluate(robot, q: np.ndarray):
+    """End pose top rows (m, 3, 4) and jacob0 (m, 6, n) from one kernel pass."""
+    n = robot.n
+    if q.shape[0] == 1:
+        vals = np.array(run_kernel(robot, q, True, "endjac"))[None]
+    else:
+        vals = run_kernel(robot, q, False, "endjac", layout="samples")
+    return vals[:, :12].reshape(-1, 3, 4), vals[:, 12:].reshape(-1, 6, n)
+
+
+def _step(method, J, e, w, Tc, lam_bar):
+    """Joint step (m, n) for errors e (m, 6), weights w (6,)."""
+    m, _, n = J.shape
+    if method == "lm":
+        # Sugihara's damping lambda = E + lambda_bar: large far away, small near the goal
+        We = e * w
+        E = 0.5 * np.sum(We * e, axis=1)
+        JtW = np.swapaxes(J, 1, 2) * w
+        A = JtW @ J + (_E_SCALE * E + lam_bar)[:, None, None] * np.eye(n)
+        return np.linalg.solve(A, (JtW @ e[..., None]))[..., 0]
+    if method == "r6":  # r6 ikine: dq = pinv(J0) (weighted) * error
+        return (np.linalg.pinv(J * w[:, None]) @ (e * w)[..., None])[..., 0]
+    R = Tc[:, :3, :3]
+    if method == "roboop":  # ROBOOP mj = 0: error and Jacobian in the end-effector frame
+        Rt = np.swapaxes(R, 1, 2)
+        Je = np.concatenate([Rt @ J[:, :3], Rt @ J[:, 3:]], axis=1)
+        ee = np.concatenate([(Rt @ e[:, :3, None])[..., 0], (Rt @ e[:, 3:, None])[..., 0]], 1)
+        return (np.linalg.pinv(Je * w[:, None]) @ (ee * w)[..., None])[..., 0]
+    # ROBOOP mj = 1: first-order Taylor expansion of T in q, solved for the 12 entries
+    Jw = J[:, 3:]
+    dR = np.cross(np.swapaxes(Jw, 1, 2)[:, :, None, :], np.swapaxes(R, 1, 2)[:, None], axis=-1)
+    A = np.concatenate([np.swapaxes(dR, 2, 3).reshape(m, n, 9), np.swapaxes(J[:, :3], 1, 2)],
+                       axis=2)  # (m, n, 12): d(vec R, p)/dq_i
+    rot = _rotvec_matrix(e[:, 3:]) @ R  # target rotation, reconstructed from the error
+    b = np.concatenate([(rot - R).reshape(m, 9), e[:, :3]], axis=1)
+    return (np.linalg.pinv(np.swapaxes(A, 1, 2)) @ b[..., None])[..., 0]
+
+
+def _rotvec_matrix(r):
+    th = np.linalg.norm(r, axis=-1)
+    k = r / np.where(th > 0, th, 1.0)[:, None]
+    K = np.zeros((len(r), 3, 3))
+    K[:, 0, 1], K[:, 0, 2], K[:, 1, 2] = -k[:, 2], k[:, 1], -k[:, 0]
+    K = K - np.swapaxes(K, 1, 2)
+    s, c = np.sin(th)[:, None, None], np.cos(th)[:, None, None]
+    return np.eye(3) + s * K + (1 - c) * (K @ K)
+
+
+def _residual(e, w):
+    ep = np.sqrt(np.sum((e[:, :3] * w[:3]) ** 2, axis=1))
+    er = np.sqrt(np.sum((e[:, 3:] * w[3:]) ** 2, axis=1))
+    return np.maximum(ep, er)
+
+
+def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar):
+    """Iterate from q (m, n) towards Tt (m, 3, 4) until every residual < tol or ilimit.
+
+    Returns q, residual, iterations (all (m,)); works on the unconverged subset only.
+    """
+    m = q.shape[0]
+    q = q.copy()
+    res = np.full(m, np.inf)
+    iters = np.zeros(m, dtype=int)
+    act = np.arange(m)
+    step_max = 1.0  # rad (or m) per iteration: keeps undamped variants sane near singularities
+    for _ in range(ilimit + 1):
+        Tc, J = _evaluate(robot, q[act])
+        e = _pose_error(Tt[act], Tc)
+        r = _residual(e, w)
+        res[act] = r
+        keep = r >= tol
+        if not np.all(keep):
+            act, J, e, Tc = act[keep], J[keep], e[keep], Tc[keep]
+        if act.size == 0 or _ >= ilimit:
+            break
+        dq = _step(method, J, e, w, Tc, lam_bar)
+        big = np.max(np.abs(dq), axis=1, keepdims=True)
+        dq *= np.minimum(1.0, step_max / np.maximum(big, 1e-300))
+        q[act] += dq
+        iters[act] += 1
+    return q, res, iters
+
+
+def _error_floats(tt, v):
+    """pose_error for one pose from 12 floats each (top rows, row-major), as a list."""
+    e = [tt[3] - v[3], tt[7] - v[7], tt[11] - v[11]]
+    # Re = Rt Rc^T, element (i, j) = row i of Rt . row j of Rc
+    a0, a1, a2, b0, b1, b2, c0, c1, c2 = tt[0], tt[1], tt[2], tt[4], tt[5], tt[6], \
+        tt[8], tt[9], tt[10]
+    x0, x1, x2, y0, y1, y2, z0, z1, z2 = v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10]
+    r00 = a0 * x0 + a1 * x1 + a2 * x2
+    r11 = b0 * y0 + b1 * y1 + b2 * y2
+    r22 = c0 * z0 + c1 * z1 + c2 * z2
+    vx = 0.5 * ((c0 * y0 + c1 * y1 + c2 * y2) - (b0 * z0 + b1 * z1 + b2 * z2))
+    vy = 0.5 * ((a0 * z0 + a1 * z1 + a2 * z2) - (c0 * x0 + c1 * x1 + c2 * x2))
+    vz = 0.5 * ((b0 * x0 + b1 * x1 + b2 * x2) - (a0 * y0 + a1 * y1 + a2 * y2))
+    s = math.sqrt(vx * vx + vy * vy + vz * vz)
+    c = 0.5 * (r00 + r11 + r22 - 1.0)
+    if s <= 1e-6 and c < 0:  # about pi: the vectorised version handles the axis
+        return _pose_error(np.array(tt).reshape(3, 4), np.array(v[:12]).reshape(3, 4)).tolist()
+    k = math.atan2(s, c) / s if s > 1e-12 else 1.0
+    return e + [vx * k, vy * k, vz * k]
+
+
+def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar):
+    """``_search`` for one pose, in floats where numpy's per-call cost would dominate.
+
+    tt: target top rows as 12 floats; q: (n,) start. Returns q, residual, iterations.
+    """
+    from .kinematics import kernel_for
+
+    n = robot.n
+    kern = kernel_for(robot, "endjac")
+    offs = robot.dh_arrays.offset_list
+    wl = w.tolist()
+    weighted = bool(np.any(w != 1.0))
+    q = np.array(q, dtype=float)
+    cos, sin = math.cos, math.sin
+    for it in range(ilimit + 1):
+        qo = [a + b for a, b in zip(q.tolist(), offs, strict=True)]
+        v = kern([cos(x) for x in qo], [sin(x) for x in qo], qo)
+        e = _error_floats(tt, v)
+        we = [a * b for a, b in zip(e, wl, strict=True)]
+        r = max(math.sqrt(we[0] ** 2 + we[1] ** 2 + we[2] ** 2),
+                math.sqrt(we[3] ** 2 + we[4] ** 2 + we[5] ** 2))
+        if r < tol or it == ilimit:
+            return q, r, it
+        if method == "lm":
+            Jt = np.array(v[12:]).reshape(6, n).T
+            JtW = Jt * w if weighted else Jt
+            A = JtW @ Jt.T
+            A.flat[:: n + 1] += _E_SCALE * 0.5 * sum(a * b for a, b in zip(we, e, strict=True)) \
+                + lam_bar
+            _, dq, info = _dposv(A, JtW @ np.array(e))
+            if info != 0:  # not positive definite (lam_bar ~ 0 at a singularity)
+                dq = np.linalg.lstsq(A, JtW @ np.array(e), rcond=None)[0]
+        else:
+            J = np.array(v[12:]).reshape(6, n)
+            Tc = np.array(v[:12]).reshape(1, 3, 4)
+            dq = _step(method, J[None], np.array(e)[None], w, Tc, lam_bar)[0]
+        big = float(np.abs(dq).max())
+        if big > 1.0:  # keep undamped variants sane near singularities
+            dq *= 1.0 / big
+        q += dq
+    return q, r, ilimit
+
+
+def _into_limits(q, qlim, revolute):
+    """Shift revolute angles by multiples of 2 pi into [lo, hi] when possible.
+
+    Returns the shifted q and a mask (m,) of rows inside the limits.
+    """
+    lo, hi = qlim[:, 0], qlim[:, 1]
+    two_pi = 2.0 * math.pi
+    k = np.ceil((lo - q) / two_pi - 1e-12)
+    shifted = np.where(revolute, q + two_pi * k, q)
+    # the angle may already sit in range without a shift when the range spans > 2 pi
+    shifted = np.where(revolute & (q >= lo) & (q <= hi), q, shifted)
+    ok = np.all((shifted >= lo - 1e-12) & (shifted <= hi + 1e-12), axis=1)
+    return np.clip(shifted, lo, hi), ok
+
+
+def _reach_bound(robot) -> float:
+    """An upper bound on the distance from the base origin to the tool point (m)."""
+    total = float(np.linalg.norm(robot.tool[:3, 3]))
+    for L in robot.links:
+        total += abs(L.a)
+        if L.joint == "R":
+            total += abs(L.d)
+        elif L.qlim is None:
+            return math.inf  # unlimited travel: no bound
+        else:
+            total += max(abs(L.qlim[0] + L.offset), abs(L.qlim[1] + L.offset))
+    return total
+
+
+def _as_mask(mask, n: int) -> np.ndarray:
+    if mask is None:
+        if n < 6:
+            raise ValueError(f"a {n}-joint robot cannot reach an arbitrary 6-D pose; give a "
+                             "mask, e.g. [1, 1, 1, 0, 0, 0] for position only")
+        return np.ones(6)
+    w = as_float_array(mask, "mask")
+    if w.shape != (6,) or not np.all(np.isfinite(w)) or np.any(w < 0) or not np.any(w):
+        raise ValueError("mask must be 6 non-negative weights [x y z rx ry rz] with at least "
+                         f"one non-zero, got {mask!r}")
+    return w
+
+
+def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
+          slimit: int = 50, method: str = "lm", joint_limits: bool = True,
+          chain: bool = True, seed: int | None = 0, lam_bar: float = 1e-9) -> IKResult:
+    """Numeric inverse kinematics (base and tool included).
+
+    Parameters
+    ----------
+    T : (4, 4) target pose, or (m, 4, 4) a stack of poses.
+    q0 : (n,) initial joint coordinates (default zeros, as r6), or (m, n) one per pose.
+    mask : 6 weights for ``[x y z rx ry rz]`` (r6 ``M``); 0 leaves that direction free.
+        Needed for robots with fewer than 6 joints.
+    tol : success when the position error (m) and rotation error (rad) are below it.
+    ilimit, slimit : iterations per search and number of searches; searches after the
+        first start from random q within the limits.
+    method : "lm" (Levenberg-Marquardt with Sugihara's damping, the default), "r6"
+        (r6's pseudo-inverse iteration in the base frame), "roboop" (ROBOOP inv_kin
+        mj=0, end-effector frame) or "roboop_taylor" (ROBOOP mj=1, using dT/dq_i).
+    joint_limits : a solution outside ``robot.qlim`` (after shifting angles by 2 pi)
+        counts as a failure and the solver restarts elsewhere.
+    chain : for a stack, seed each pose with the previous solution (r6, for
+        trajectories: continuous branch). ``chain=False`` solves all poses at once,
+        vectorised, each from q0.
+    seed : random-restart seed (reproducible by default).
+
+    Returns an :class:`IKResult`; never NaN.
+    """
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
+    Tt = as_transform(T, "T")
+    single = Tt.ndim == 2
+    Tt = Tt.reshape(-1, 4, 4)
+    m, n = Tt.shape[0], robot.n
+    w = _as_mask(mask, n)
+    for name, v in (("tol", tol), ("lam_bar", lam_bar)):
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            raise ValueError(f"{name} must be a positive number, got {v!r}")
+    for name, v in (("ilimit", ilimit), ("slimit", slimit)):
+        if not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if q0 is None:
+        Q0 = np.zeros((1, n))
+    else:
+        Q0 = as_float_array(q0, "q0")
+        if Q0.shape not in ((n,), (m, n)) or not np.all(np.isfinite(Q0)):
+            raise ValueError(f"q0 must have shape ({n},) or ({m}, {n}) and be finite, "
+                             f"got shape {Q0.shape}")
+        Q0 = Q0.reshape(-1, n)
+    rng = np.random.default_rng(seed)
+    opts = dict(w=w, tol=tol, ilimit=ilimit, slimit=slimit, method=method,
+                joint_limits=joint_limits, rng=rng, lam_bar=lam_bar)
+    if chain and m > 1:
+        outs, prev = [], Q0[0]
+        for i in range(m):
+            start = Q0[i] if Q0.shape[0] == m and i == 0 else prev
+            r = _solve_batch(robot, Tt[i:i + 1], start[None], **opts)
+            outs.append(r)
+            if r[1][0]:
+                prev = r[0][0]
+        q, ok, it, res, why = (np.concatenate([o[k] for o in outs]) for k in range(5))
+    else:
+        q, ok, it, res, why = _solve_batch(robot, Tt, np.broadcast_to(Q0, (m, n)), **opts)
+    if single:
+        return IKResult(q[0], bool(ok[0]), int(it[0]), float(res[0]), str(why[0]))
+    return IKResult(q, ok, it, res, tuple(str(s) for s in why))
+
+
+def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits, rng,
+                 lam_bar):
+    """Vectorised searches with restarts for every pose of Tt (m, 4, 4)."""
+    m, n = Tt.shape[0], robot.n
+    lim = robot.qlim if joint_limits else None
+    rev = robot.dh_arrays.revolute
+    q_out = np.array(Q0, dtype=float)
+    ok = np.zeros(m, dtype=bool)
+    iters = np.zeros(m, dtype=int)
+    res = np.full(m, np.inf)
+    why = np.array(["did not converge"] * m, dtype=object)
+    outside = np.zeros(m, dtype=bool)
+    # an end point farther from the base than the arm can stretch is not worth a search
+    dist = np.linalg.norm(Tt[:, :3, 3] - robot.base[:3, 3], axis=1)
+    reach = _reach_bound(robot)
+    far = (dist > reach * (1 + 1e-9)) & (w[:3] > 0).all()
+    for i in np.flatnonzero(far):
+        why[i] = f"out of reach: the target is {dist[i]:.4g} m from the base, the arm reaches " \
+                 f"at most {reach:.4g} m"
+    pend = np.flatnonzero(~far)
+    Tt34 = Tt[:, :3, :]
+    start = q_out[pend]
+    for _ in range(slimit):
+        if pend.size == 0:
+            break
+        if pend.size == 1:
+            q1, r1, it1 = _search_one(robot, Tt34[pend[0]].ravel().tolist(), start[0], w, tol,
+                                      ilimit, method, lam_bar)
+            q, r, it = q1[None], np.array([r1]), np.array([it1])
+        else:
+            q, r, it = _search(robot, Tt34[pend], start, w, tol, ilimit, method, lam_bar)
+        iters[pend] += it
+        better = r < res[pend]
+        res[pend[better]] = r[better]
+        q_out[pend[better]] = q[better]
+        conv = r < tol
+        if lim is not None:
+            qs, inside = _into_limits(q, lim, rev)
+            good = conv & inside
+            outside[pend[conv & ~inside]] = True
+            q_out[pend[good]] = qs[good]
+        else:
+            good = conv
+        ok[pend[good]] = True
+        pend = pend[~good]
+        if lim is not None:
+            start = lim[:, 0] + (lim[:, 1] - lim[:, 0]) * rng.random((pend.size, n))
+        else:
+            start = rng.uniform(-math.pi, math.pi, (pend.size, n))
+    why[ok] = "converged"
+    for i in pend:
+        if outside[i]:
+            why[i] = (f"converged only outside the joint limits in {slimit} searches "
+                      f"(best pose error {res[i]:.3g})")
+        elif not far[i]:
+            why[i] = (f"no solution in {slimit} searches of {ilimit} iterations (best pose "
+                      f"error {res[i]:.3g} m/rad); the pose may be out of reach")
+    bad = np.flatnonzero(~ok)
+    if bad.size:  # failures report a finite q (inside the limits) and its true residual
+        if lim is not None:
+            q_out[bad] = np.clip(q_out[bad], lim[:, 0], lim[:, 1])
+        Tc, _ = _evaluate(robot, q_out[bad])
+        res[bad] = _residual(_pose_error(Tt34[bad], Tc), w)
+    return q_out, ok, iters, res, why
+
+
+# -- analytic solution for Puma-560-like arms ------------------------------------------
+
+_CONFIGS = tuple(a + e + w for a in "lr" for e in "ud" for w in "nf")
+_PUMA_ALPHA = (math.pi / 2, 0.0, -math.pi / 2, math.pi / 2, -math.pi / 2, 0.0)
+
+
+def _puma_geometry(robot):
+    """a2, a3, d1, d3, d4, d6 of a Puma-like arm, or ValueError saying what differs."""
+    why = []
+    if robot.n != 6 or robot.structure != "RRRRRR":
+        why.append(f"it has joints {robot.structure}, not six revolute joints")
+    elif robot.is_mdh:
+        why.append("it uses modified D-H parameters")
+    else:
+        L = robot.links
+        alpha = [Lk.alpha for Lk in L]
+        if not np.allclose(alpha, _PUMA_ALPHA, atol=1e-9):
+            why.append(f"its twists are {np.round(alpha, 4).tolist()}, not "
+                       "[pi/2, 0, -pi/2, pi/2, -pi/2, 0]")
+        zeros = {"a1": L[0].a, "d2": L[1].d, "a4": L[3].a, "a5": L[4].a, "d5": L[4].d,
+                 "a6": L[5].a}
+        bad = [k for k, v in zeros.items() if abs(v) > 1e-12]
+        if bad:
+            why.append(f"{', '.join(bad)} must be 0 (spherical wrist)")
+        if abs(L[1].a) < 1e-12:
+            why.append("a2 must not be 0")
+    if why:
+        raise ValueError(f"ikine560 needs a Puma-560-like arm; {robot.name!r}: "
+                         + "; ".join(why))
+    L = robot.links
+    return L[1].a, L[2].a, L[0].d, L[2].d, L[3].d, L[5].d
+
+
+def _ikine560_branches(robot, T):
+    """All 8 branches: q (m, 8, 6), reachable (m, 8), reasons (m,) for T (m, 4, 4)."""
+    from .kinematics import link_matrices
+
+    a2, a3, d1, d3, d4, d6 = _puma_geometry(robot)
+    m = T.shape[0]
+    T06 = np.linalg.solve(robot.base, T) @ np.linalg.inv(robot.tool)
+    R06 = T06[:, :3, :3]
+    pw = T06[:, :3, 3] - d6 * R06[:, :, 2]  # wrist centre
+    px, py, pz = pw[:, 0], pw[:, 1], pw[:, 2] - d1
+    reasons = np.array([""] * m, dtype=object)
+    R = np.hypot(px, py)
+    inside = R < abs(d3) * (1 - 1e-12)
+    for i in np.flatnonzero(inside):
+        reasons[i] = (f"out of reach: the wrist centre is {R[i]:.4g} m from the shoulder "
+                      f"axis, closer than the shoulder offset d3 = {abs(d3):.4g} m")
+    ratio = np.clip(d3 / np.maximum(R, 1e-300), -1.0, 1.0)
+    phi = np.arctan2(py, px)
+    th1 = np.stack([phi + np.pi - np.arcsin(ratio), phi + np.arcsin(ratio)], 1)  # l, r
+    c1, s1 = np.cos(th1), np.sin(th1)
+    r = c1 * px[:, None] + s1 * py[:, None]  # (m, 2)
+    z = np.broadcast_to(pz[:, None], r.shape)
+    rho = math.hypot(a3, d4)
+    beta = math.atan2(d4, a3)
+    K = (r**2 + z**2 - a2**2 - a3**2 - d4**2) / (2 * a2 * rho)
+    far = np.abs(K) > 1 + 1e-12
+    for i in np.flatnonzero(np.any(far, axis=1) & ~inside):
+        dist = math.sqrt(r[i, 0] ** 2 + pz[i] ** 2)
+        reasons[i] = (f"out of reach: the wrist centre is {dist:.4g} m from the shoulder; "
+                      f"the arm reaches {abs(a2) - rho:.4g} to {abs(a2) + rho:.4g} m")
+    acK = np.arccos(np.clip(K, -1.0, 1.0))
+    th3c = np.stack([-beta + acK, -beta - acK], axis=2)  # (m, 2 arms, 2 candidates)
+    c3, s3 = np.cos(th3c), np.sin(th3c)
+    u, v = a2 + a3 * c3 - d4 * s3, a3 * s3 + d4 * c3
+    th2c = np.arctan2(z, r)[..., None] - np.arctan2(v, u)
+    # elbow up: the elbow lies above the line from the shoulder to the wrist centre
+    cross = r[..., None] * a2 * np.sin(th2c) - z[..., None] * a2 * np.cos(th2c)
+    up = np.sign(r)[..., None] * cross > 0
+    pick_up = np.where(up[..., 0], 0, 1)  # candidate index that is elbow-up
+    idx = np.stack([pick_up, 1 - pick_up], axis=2)  # (m, 2 arms, [u, d])
+    th2 = np.take_along_axis(th2c, idx, axis=2)
+    th3 = np.take_along_axis(th3c, idx, axis=2)
+    # orientation of frame 3 for the 4 arm/elbow combinations, from the robot's own links
+    off = robot.dh_arrays.offset
+    th123 = np.stack([np.broadcast_to(th1[:, :, None], th2.shape), th2, th3], axis=-1)
+    q123 = (th123 - off[:3]).reshape(-1, 3)
+    A = link_matrices(robot.links[:3], q123)
+    R03 = (A[:, 0, :3, :3] @ A[:, 1, :3, :3] @ A[:, 2, :3, :3]).reshape(m, 4, 3, 3)
+    M = np.swapaxes(R03, -1, -2) @ R06[:, None]  # R36 = Rz(th4) Ry(-th5) Rz(th6)
+    m02, m12 = M[..., 0, 2], M[..., 1, 2]
+    sing = np.hypot(m02, m12) < 1e-12
+    # "no flip" as r6/roboticstoolbox: the branch with sin(theta5) <= 0
+    th4n = np.where(sing, 0.0, np.arctan2(m12, m02))
+    th4 = np.stack([th4n, th4n + np.pi], axis=-1)  # (m, 4, [n, f])
+    c4, s4 = np.cos(th4), np.sin(th4)
+    th5 = np.arctan2(-(c4 * m02[..., None] + s4 * m12[..., None]), M[..., None, 2, 2])
+    # Rz(th6) = Ry(th5) Rz(-th4) M: its first column gives th6
+    x0 = c4 * M[..., None, 0, 0] + s4 * M[..., None, 1, 0]
+    y0 = -s4 * M[..., None, 0, 0] + c4 * M[..., None, 1, 0]
+    z0 = M[..., None, 2, 0]
+    c5, s5 = np.cos(th5), np.sin(th5)
+    th6 = np.arctan2(y0, c5 * x0 + s5 * z0)
+    arm = np.broadcast_to(th123[:, :, :, None, :], (m, 2, 2, 2, 3)).reshape(m, 8, 3)
+    wrist = np.stack([th4, th5, th6], axis=-1).reshape(m, 8, 3)
+    theta = np.concatenate([arm, wrist], axis=-1)
+    q = np.mod(theta - off + np.pi, 2 * np.pi) - np.pi  # (-pi, pi]
+    reach = ~(inside[:, None] | np.repeat(far, 4, axis=1))
+    return q, reach, reasons
+
+
+def _finish560(robot, T, q, reach, reasons):
+    """Limits, residuals, success and words for branch solutions q (m, k, 6)."""
+    from .kinematics import fkine
+
+    m, k, n = q.shape
+    flat = q.reshape(-1, n)
+    shifted, inside = _into_limits(flat, robot.qlim, robot.dh_arrays.revolute)
+    flat = np.where(inside[:, None], shifted, flat)
+    res = _residual(_pose_error(np.repeat(T, k, axis=0)[:, :3],
+                                fkine(robot, flat)[:, :3]), np.ones(6)).reshape(m, k)
+    inside = inside.reshape(m, k)
+    ok = reach & inside & (res < 1e-9)
+    lim = robot.qlim
+    why = np.empty((m, k), dtype=object)
+    for i in range(m):
+        for b in range(k):
+            if not reach[i, b]:
+                why[i, b] = reasons[i] or "out of reach"
+            elif not inside[i, b]:
+                qq = flat.reshape(m, k, n)[i, b]
+                bad = [str(j + 1) for j in range(n) if not lim[j, 0] <= qq[j] <= lim[j, 1]]
+                why[i, b] = f"joint {', '.join(bad)} outside its limits"
+            elif not ok[i, b]:
+                why[i, b] = f"pose error {res[i, b]:.3g} after solving (not a Puma geometry?)"
+            else:
+                why[i, b] = "analytic"
+    return flat.reshape(m, k, n), ok, res, why
+
+
+def _parse_config(config: str) -> str:
+    if not isinstance(config, str):
+        raise ValueError(f"config must be a string of letters l/r, u/d, n/f, got {config!r}")
+    c = config.lower()
+    unknown = set(c) - set("lrudnf")
+    if unknown or any(sum(ch in c for ch in pair) > 1 for pair in ("lr", "ud", "nf")):
+        raise ValueError(f"config must hold at most one of each pair l/r (left/right arm), "
+                         f"u/d (elbow up/down), n/f (wrist no flip/flip), got {config!r}")
+    pick = lambda pair: next((ch for ch in pair if ch in c), pair[0])  # noqa: E731
+    return pick("lr") + pick("ud") + pick("nf")
+
+
+def ikine560(robot, T, config: str = "lun") -> IKResult:
+    """Analytic inverse kinematics of a Puma-560-like arm (Paul and Zhang 1986; r6).
+
+    T: (4, 4) or (m, 4, 4), base and tool included. config (r6 letters, any order,
+    missing ones default to l, u, n): "l"/"r" left/right-handed arm, "u"/"d" elbow
+    above/below the line from the shoulder to the wrist centre, "n"/"f" wrist not
+    flipped/flipped (the flip adds pi to q4 and q6 and negates q5).
+
+    Returns an :class:`IKResult` (iterations 0). Angles are wrapped to (-pi, pi] and
+    shifted by 2 pi into the joint limits when that fits. An unreachable pose or a branch
+    outside the joint limits gives ``success=False`` and a reason in words, with a finite
+    q (for an unreachable pose: the arm stretched towards it). ValueError if the robot is
+    not Puma-like.
+    """
+    cfg = _parse_config(config)
+    Tt = as_transform(T, "T")
+    single = Tt.ndim == 2
+    Tt = Tt.reshape(-1, 4, 4)
+    q, reach, reasons = _ikine560_branches(robot, Tt)
+    b = _CONFIGS.index(cfg)
+    q, ok, res, why = _finish560(robot, Tt, q[:, b:b + 1], reach[:, b:b + 1], reasons)
+    if single:
+        return IKResult(q[0, 0], bool(ok[0, 0]), 0, float(res[0, 0]), str(why[0, 0]), cfg)
+    return IKResult(q[:, 0], ok[:, 0], np.zeros(len(q), dtype=int), res[:, 0],
+                    tuple(why[:, 0]), cfg)
+
+
+def ikine560_all(robot, T) -> IKResult:
+    """All 8 analytic branches: q (8, 6) for T (4, 4), (m, 8, 6) for (m, 4, 4).
+
+    ``config`` lists the branches in order ("lun", "luf", "ldn", "ldf", "run", "ruf",
+    "rdn", "rdf"); ``success`` (8,) or (m, 8) marks those reachable and within limits;
+    ``reason`` says why the others are not.
+    """
+    Tt = as_transform(T, "T")
+    single = Tt.ndim == 2
+    Tt = Tt.reshape(-1, 4, 4)
+    q, reach, reasons = _ikine560_branches(robot, Tt)
+    q, ok, res, why = _finish560(robot, Tt, q, reach, reasons)
+    it = np.zeros(ok.shape, dtype=int)
+    if single:
+        return IKResult(q[0], ok[0], it[0], res[0], tuple(why[0]), _CONFIGS)
+    return IKResult(q, ok, it, res, tuple(tuple(w) for w in why), _CONFIGS)

@@ -1,0 +1,222 @@
+"""Inverse kinematics: numeric solver targets, limits, masks, stacks, failures; ikine560."""
+
+import math
+
+import numpy as np
+import pytest
+
+from robogui import Link, Robot
+from robogui.engine.ikine import IKResult, ikine, ikine560, ikine560_all, pose_error
+from robogui.engine.kinematics import fkine
+
+CONFIGS = ("lun", "luf", "ldn", "ldf", "run", "ruf", "rdn", "rdf")
+
+
+def pose_errors(robot, q, T):
+    e = pose_error(T, fkine(robot, q))
+    return np.linalg.norm(e[..., :3], axis=-1), np.linalg.norm(e[..., 3:], axis=-1)
+
+
+def test_200_random_reachable_puma_poses(puma):
+    Q = puma.random_q(200, seed=11)
+    T = fkine(puma, Q)
+    ok = 0
+    for i in range(200):
+        res = ikine(puma, T[i])
+        assert isinstance(res, IKResult) and np.all(np.isfinite(res.q))
+        ep, er = pose_errors(puma, res.q, T[i])
+        inside = np.all(puma.islimit(res.q) == 0)
+        ok += bool(res.success and ep < 1e-8 and er < 1e-8 and inside)
+        if res.success:
+            assert res.reason == "converged" and res.residual < 1e-8 and inside
+    assert ok >= 199  # >= 99.5 %
+
+
+def test_stack_vectorised_and_chained(puma):
+    Q = puma.random_q(30, seed=12)
+    T = fkine(puma, Q)
+    res = ikine(puma, T, chain=False)
+    assert res.q.shape == (30, 6) and res.success.shape == (30,) and len(res.reason) == 30
+    assert res.success.all()
+    ep, er = pose_errors(puma, res.q, T)
+    assert ep.max() < 1e-8 and er.max() < 1e-8
+    # a trajectory: each solve starts from the previous one, so the path stays on one branch
+    q0 = np.array([0.1, 0.6, -2.2, 0.2, 0.8, 0.1])
+    path = q0 + np.linspace(0, 1, 25)[:, None] * np.array([0.5, 0.3, 0.4, -0.4, 0.3, 0.6])
+    sol = ikine(puma, fkine(puma, path), q0=q0)
+    assert sol.success.all()
+    np.testing.assert_allclose(sol.q, path, atol=1e-7)
+
+
+def test_joint_limits_respected_with_restarts(puma):
+    # tight limits around a known solution: other branches are rejected, restarts find it
+    q_true = np.array([0.3, 0.9, -2.0, 0.5, 0.6, -0.4])
+    links = [L.replace(qlim=(q - 0.25, q + 0.25)) for L, q in zip(puma.links, q_true,
+                                                                   strict=True)]
+    tight = puma.with_links(links)
+    res = ikine(tight, fkine(tight, q_true), q0=np.zeros(6))
+    assert res.success
+    assert np.all(tight.islimit(res.q) == 0)
+    np.testing.assert_allclose(res.q, q_true, atol=1e-7)
+
+
+def test_mask_for_a_robot_with_fewer_joints(twolink):
+    target = fkine(twolink, [0.4, 1.1])
+    target[:3, :3] = np.eye(3)  # an orientation the planar arm cannot take
+    res = ikine(twolink, target, mask=[1, 1, 0, 0, 0, 0], q0=[0.2, 0.5])
+    assert res.success
+    np.testing.assert_allclose(fkine(twolink, res.q)[:2, 3], target[:2, 3], atol=1e-9)
+    with pytest.raises(ValueError, match="mask"):
+        ikine(twolink, target)  # 2 joints and a full pose: the mask is required
+
+
+def test_unreachable_poses_fail_in_words_without_nan(puma):
+    far = np.eye(4)
+    far[:3, 3] = [3.0, 0.0, 0.5]
+    res = ikine(puma, far)
+    assert not res.success and "out of reach" in res.reason
+    assert np.all(np.isfinite(res.q)) and np.isfinite(res.residual)
+    # inside the reach sphere but not reachable: a 3-joint arm asked for a full pose
+    arm = Robot(puma.links[:3], name="arm")
+    T = fkine(arm, [0.2, 0.4, -1.0])
+    T[:3, :3] = np.diag([1.0, -1.0, -1.0]) @ T[:3, :3]
+    res = ikine(arm, T, mask=np.ones(6), slimit=3, ilimit=30)
+    assert not res.success and "no solution" in res.reason
+    assert np.all(np.isfinite(res.q)) and np.all(arm.islimit(res.q) == 0)
+    stack = ikine(puma, np.stack([far, fkine(puma, puma.pose("qn"))]), chain=False)
+    assert list(stack.success) == [False, True]
+
+
+def test_singular_targets_do_not_produce_nan(puma):
+    wrist = np.array([0.2, 0.5, -1.0, 0.3, 0.0, 0.1])
+    stretched = np.array([0.2, 0.5, -math.atan2(puma.links[3].d, puma.links[2].a), 0, 0.7, 0])
+    for q in (wrist, stretched):
+        res = ikine(puma, fkine(puma, q), q0=q + 0.05)
+        assert np.all(np.isfinite(res.q))
+        assert res.success and res.residual < 1e-8
+
+
+@pytest.mark.parametrize("method", ["lm", "r6", "roboop", "roboop_taylor"])
+def test_methods_converge_near_the_seed(puma, method):
+    q = np.array([0.1, 0.7, -2.0, 0.4, 1.0, 0.2])
+    res = ikine(puma, fkine(puma, q), q0=q + 0.1, method=method, slimit=1)
+    assert res.success
+    np.testing.assert_allclose(res.q, q, atol=1e-7)
+
+
+def test_bad_input(puma):
+    T = fkine(puma, np.zeros(6))
+    with pytest.raises(ValueError, match="T must have shape"):
+        ikine(puma, np.eye(3))
+    bad = T.copy()
+    bad[0, 0] = 2.0
+    with pytest.raises(ValueError, match="not a rotation"):
+        ikine(puma, bad)
+    bad = T.copy()
+    bad[3, 0] = 1.0
+    with pytest.raises(ValueError, match="bottom row"):
+        ikine(puma, bad)
+    with pytest.raises(ValueError, match="non-finite"):
+        ikine(puma, np.full((4, 4), np.nan))
+    with pytest.raises(ValueError, match="q0"):
+        ikine(puma, T, q0=np.zeros(5))
+    with pytest.raises(ValueError, match="mask"):
+        ikine(puma, T, mask=[1, 1, 1])
+    with pytest.raises(ValueError, match="method"):
+        ikine(puma, T, method="newton")
+    with pytest.raises(ValueError, match="tol"):
+        ikine(puma, T, tol=-1)
+
+
+# -- analytic -----------------------------------------------------------------------------
+
+def puma_variant(puma):
+    """The Puma with a base, a tool, a wrist offset d6 and joint offsets."""
+    c, s = math.cos(0.3), math.sin(0.3)
+    base = np.array([[c, -s, 0, 0.2], [s, c, 0, -0.1], [0, 0, 1, 0.5], [0, 0, 0, 1.0]])
+    tool = np.array([[1, 0, 0, 0.02], [0, 0, -1, 0.0], [0, 1, 0, 0.1], [0, 0, 0, 1.0]])
+    offs = [0.1, -0.2, 0.3, 0.0, 0.2, -0.5]
+    links = [L.replace(offset=o) for L, o in zip(puma.links, offs, strict=True)]
+    links[5] = links[5].replace(d=0.056)
+    return puma.with_links(links).with_base(base).with_tool(tool)
+
+
+@pytest.mark.parametrize("variant", [False, True])
+def test_all_eight_branches_round_trip(puma, variant):
+    robot = puma_variant(puma) if variant else puma
+    Q = np.random.default_rng(13).uniform(-math.pi, math.pi, (40, 6))
+    T = fkine(robot, Q)
+    res = ikine560_all(robot, T)
+    assert res.q.shape == (40, 8, 6) and res.config == CONFIGS
+    F = fkine(robot, res.q.reshape(-1, 6)).reshape(40, 8, 4, 4)
+    assert np.abs(F - T[:, None]).max() < 1e-10
+    # the 8 branches are 8 different joint vectors, one of them the original
+    d = np.abs(np.angle(np.exp(1j * (res.q - Q[:, None]))))
+    assert np.all(np.min(d.max(axis=2), axis=1) < 1e-9)
+    one = ikine560_all(robot, T[0])
+    assert one.q.shape == (8, 6) and len(one.reason) == 8
+
+
+def test_branches_match_roboticstoolbox():
+    import roboticstoolbox as rtb
+
+    p = rtb.models.DH.Puma560()
+    robot = Robot([Link(d=L.d, a=L.a, alpha=L.alpha, qlim=tuple(L.qlim)) for L in p.links])
+    Q = np.random.default_rng(14).uniform(-2, 2, (8, 6))
+    T = fkine(robot, Q)
+    for cfg in CONFIGS:
+        mine = ikine560(robot, T, cfg)
+        for i in range(8):
+            ref = p.ikine_a(T[i], config=cfg).q
+            diff = np.angle(np.exp(1j * (mine.q[i] - ref)))
+            assert np.abs(diff).max() < 1e-9, cfg
+
+
+def test_config_letters_and_geometry(puma):
+    q = np.array([0.3, 0.5, -2.0, 0.4, 0.6, 0.2])
+    T = fkine(puma, q)
+    res = ikine560(puma, T, "rdn")
+    assert res.config == "rdn" and res.iterations == 0
+    assert ikine560(puma, T, "dnr").config == "rdn"
+    assert ikine560(puma, T, "r").config == "run"
+    # flip: q4 + pi, -q5, q6 + pi
+    n, f = ikine560(puma, T, "run").q, ikine560(puma, T, "ruf").q
+    assert np.angle(np.exp(1j * (f[3] - n[3] - math.pi))) == pytest.approx(0, abs=1e-9)
+    assert f[4] == pytest.approx(-n[4])
+    with pytest.raises(ValueError, match="config"):
+        ikine560(puma, T, "lx")
+    with pytest.raises(ValueError, match="config"):
+        ikine560(puma, T, "lr")
+
+
+def test_wrist_singularity_round_trips(puma):
+    q = np.array([0.3, 0.5, -2.0, 0.4, 0.0, 0.2])
+    T = fkine(puma, q)
+    res = ikine560_all(puma, T)
+    assert np.all(np.isfinite(res.q))
+    assert np.abs(fkine(puma, res.q) - T).max() < 1e-10
+
+
+def test_analytic_unreachable_and_limits(puma):
+    far = np.eye(4)
+    far[:3, 3] = [2.0, 0.3, 0.4]
+    res = ikine560(puma, far)
+    assert not res.success and "out of reach" in res.reason and np.all(np.isfinite(res.q))
+    near = np.eye(4)
+    near[:3, 3] = [0.01, 0.0, 0.4]  # wrist centre inside the shoulder offset cylinder
+    res = ikine560_all(puma, near)
+    assert not res.success.any() and all("out of reach" in r for r in res.reason)
+    # a branch outside the joint limits is reported as such
+    T = fkine(puma, [0.3, 0.5, -2.0, 0.4, 0.6, 0.2])
+    res = ikine560_all(puma, T)
+    assert 0 < res.success.sum() < 8
+    for ok, why, q in zip(res.success, res.reason, res.q, strict=True):
+        assert ok == (why == "analytic")
+        assert ok == bool(np.all(puma.islimit(q) == 0))
+        assert ok or "outside its limits" in why
+
+
+def test_not_a_puma(stanford, puma_akb):
+    for robot in (stanford, puma_akb):
+        with pytest.raises(ValueError, match="Puma-560-like"):
+            ikine560(robot, np.eye(4))
