@@ -350,26 +350,9 @@ class Robot:
             lines.append("  poses: " + ", ".join(self._poses))
         return "\n".join(lines)
 
-    # -- algorithm delegates (free functions do the work) ------------------------
-    def fkine(self, q) -> np.ndarray:
-        from .kinematics import fkine
-
-        return fkine(self, q)
-
-    def fkine_all(self, q) -> np.ndarray:
-        from .kinematics import fkine_all
-
-        return fkine_all(self, q)
-
-    def joint_locations(self, q) -> np.ndarray:
-        from .kinematics import joint_locations
-
-        return joint_locations(self, q)
-
-    def link_transform(self, j: int, qj) -> np.ndarray:
-        from .kinematics import link_transform
-
-        return link_transform(self, j, qj)
+    # -- algorithm delegates --------------------------------------------------------
+    # The free functions in the engine modules do the work; these give users of Corke's
+    # toolboxes the familiar ``robot.fkine(q)`` spelling (see _DELEGATES below).
 
     def pose(self, name: str) -> np.ndarray:
         """A named joint vector, e.g. ``robot.pose("qr")``."""
@@ -391,3 +374,36 @@ class Robot:
         q = as_float_array(q, "q")
         lim = self.qlim
         return np.clip(q, lim[:, 0], lim[:, 1])
+
+
+# name -> engine module; each becomes ``Robot.name(self, *args, **kw)`` calling
+# ``module.name(self, *args, **kw)``. Imports are lazy: the modules import this one.
+_DELEGATES = {
+    "kinematics": ("fkine", "fkine_all", "joint_locations", "link_transform"),
+    "jacobians": ("jacob0", "jacobe", "jacobn", "jacob_dot", "dTdqi", "jacobian_dls_inv"),
+    "ikine": ("ikine", "ikine560", "ikine560_all"),
+    "manipulability": ("manipulability", "vellipse", "fellipse"),
+    "dynamics": ("rne", "inertia", "coriolis", "coriolis_torque", "gravload", "itorque",
+                 "friction", "torque_components", "cinertia", "kinetic_energy",
+                 "potential_energy"),
+    "dynamics_linear": ("torque_novelocity", "delta_torque", "dq_torque", "dqp_torque",
+                        "dtau_dq", "dtau_dqp"),
+    "fdyn": ("accel", "fdyn"),
+}
+
+
+def _make_delegate(module: str, name: str):
+    def method(self, *args, **kwargs):
+        from importlib import import_module
+
+        return getattr(import_module(f"robogui.engine.{module}"), name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__qualname__ = f"Robot.{name}"
+    method.__doc__ = f"``robogui.engine.{module}.{name}(robot, ...)``; see there."
+    return method
+
+
+for _module, _names in _DELEGATES.items():
+    for _name in _names:
+        setattr(Robot, _name, _make_delegate(_module, _name))

@@ -234,3 +234,26 @@ def test_random_q_within_limits():
     q = robot.random_q(1000, seed=0)
     assert q.shape == (1000, 2)
     assert np.all(robot.islimit(q) == 0)
+
+
+# -- published numbers for the library Puma 560 (Corke, r6 toolbox and RVC 2011) --------
+def test_puma560_end_effector_at_zero_and_ready_poses(puma):
+    Tz = puma.fkine(puma.pose("qz"))
+    np.testing.assert_allclose(Tz[:3, 3], [0.4521, -0.15, 0.4318], atol=1e-4)
+    np.testing.assert_allclose(Tz[:3, :3], np.eye(3), atol=1e-12)
+    Tr = puma.fkine(puma.pose("qr"))
+    np.testing.assert_allclose(Tr[:3, 3], [0.0203, -0.15, 0.8636], atol=1e-4)
+
+
+def test_puma560_gravity_load_at_nominal_pose(puma):
+    # RVC (Corke 2011) section 9.2.2: gravload(qn) = [0 31.6399 6.0351 0 0.0283 0] N m
+    np.testing.assert_allclose(puma.gravload(puma.pose("qn")),
+                               [0, 31.6399, 6.0351, 0, 0.0283, 0], atol=1e-4)
+
+
+def test_robot_methods_delegate_to_the_engine_functions(puma):
+    from robogui.engine import jacobians
+
+    q = puma.random_q(3, seed=4)
+    np.testing.assert_array_equal(puma.jacob0(q), jacobians.jacob0(puma, q))
+    assert puma.jacob0.__doc__.startswith("``robogui.engine.jacobians.jacob0")
