@@ -1,0 +1,83 @@
+"""Robot library and robot files: pick a robot, open a file, report a bad file.
+
+A file that cannot be read shows the :class:`RobotFileError` text (which names the
+file, the link and the field) in a non-modal message box, and the current robot
+stays. Who shows the error is injectable, so tests and scripts need no dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from robogui.io.robotfile import RobotFileError, list_robots, load_robot
+
+__all__ = ["ErrorPresenter", "load_into_session", "show_error", "ask_robot_file", "RobotPicker"]
+
+#: ``present(title, text)``: how a failure is shown to the user
+ErrorPresenter = Callable[[str, str], None]
+
+FILE_FILTER = "Robot files (*.toml);;All files (*)"
+
+
+def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter) -> bool:
+    """Load a library robot or file into ``session``; on failure call ``present`` and keep
+    the current robot. Returns True when the robot was loaded."""
+    try:
+        robot = load_robot(name_or_path)
+    except RobotFileError as exc:
+        present("Cannot open robot", str(exc))
+        return False
+    except OSError as exc:
+        present("Cannot open robot", f"{name_or_path}: {exc.strerror or exc}")
+        return False
+    session.set_robot(robot)
+    return True
+
+
+def show_error(parent: QtWidgets.QWidget | None, title: str, text: str) -> QtWidgets.QMessageBox:
+    """A non-modal warning box (the GUI keeps running; tests can find and close it)."""
+    box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, title, text,
+                                QtWidgets.QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName("errorBox")
+    box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
+    box.show()
+    return box
+
+
+def ask_robot_file(parent: QtWidgets.QWidget | None, start_dir: str = "") -> str | None:
+    """File dialog for a robot file; None when cancelled."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(parent, "Open robot file", start_dir,
+                                                    FILE_FILTER)
+    return path or None
+
+
+class RobotPicker(QtWidgets.QComboBox):
+    """A combo box of the library robots; choosing one calls ``open_robot(name)``."""
+
+    def __init__(self, open_robot: Callable[[str], bool], parent=None):
+        super().__init__(parent)
+        self.setToolTip("robot library")
+        self.setMinimumContentsLength(12)
+        self._open = open_robot
+        self._names = list_robots()
+        self.addItems(self._names)
+        self.setCurrentIndex(-1)
+        self.activated.connect(self._chosen)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    def show_library_name(self, name: str | None) -> None:
+        """Show which library entry is loaded (None: a robot from a file)."""
+        with QtCore.QSignalBlocker(self):
+            self.setCurrentIndex(self._names.index(name) if name in self._names else -1)
+
+    def _chosen(self, index: int) -> None:
+        if 0 <= index < len(self._names):
+            self._open(self._names[index])

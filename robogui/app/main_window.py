@@ -1,0 +1,368 @@
+"""The main window: 3D view in the centre, joint and pose panels in docks, menus.
+
+Later panels (teach pendant, timeline, plots) join through :meth:`MainWindow.add_panel`;
+the bottom dock area under the 3D view is kept free for the timeline and plots.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from robogui import __version__
+from robogui.io.robotfile import list_robots
+
+from . import library, style
+from .bindings import bind_checkbox, field_ref
+from .dh_table import DHTable
+from .joint_panel import JointPanel
+from .pose_panel import PosePanel
+from .settings import Settings
+from .view3d import CAMERA_PRESETS, RobotView
+
+__all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
+
+SHORTCUTS = [
+    ("Ctrl+O", "open a robot file"),
+    ("Ctrl+Shift+S", "save a screenshot of the window"),
+    ("Ctrl+D", "show or hide the D-H table"),
+    ("1 / 2 / 3 / 4", "camera: iso, front, side, top"),
+    ("F", "fit the robot in the view"),
+    ("O", "perspective / orthographic"),
+    ("Up / Down", "joint panel: select a joint"),
+    ("Left / Right", "joint panel: step the selected joint (Ctrl: fine step)"),
+    ("Mouse: left drag", "orbit (Ctrl: pan)"),
+    ("Mouse: middle drag", "pan"),
+    ("Mouse: wheel", "zoom (Ctrl: field of view)"),
+    ("Ctrl+Q", "quit"),
+]
+
+_TOGGLES = [  # (display field, menu text)
+    ("show_floor", "Floor grid"), ("show_shadow", "Shadow"), ("show_base", "Base pedestal"),
+    ("show_links", "Links"), ("show_joints", "Joints"), ("show_wrist", "Tool frame axes"),
+    ("show_link_frames", "Link frames"), ("show_name", "Robot name"),
+]
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    """robogui's window around one :class:`~robogui.session.Session`.
+
+    ``error_presenter(title, text)`` shows failures (default: a non-modal message box);
+    ``settings`` is a :class:`Settings` (default: the user's QSettings).
+    """
+
+    def __init__(self, session, settings: Settings | None = None, error_presenter=None,
+                 restore: bool = True):
+        super().__init__()
+        self.session = session
+        self.settings = settings if settings is not None else Settings()
+        self.error_presenter = error_presenter if error_presenter is not None else (
+            lambda title, text: library.show_error(self, title, text))
+        self.library_name: str | None = None
+        self.robot_path: str | None = None
+        self.setWindowTitle("robogui")
+        self.setDockOptions(QtWidgets.QMainWindow.DockOption.AnimatedDocks
+                            | QtWidgets.QMainWindow.DockOption.AllowTabbedDocks)
+        self.setCorner(QtCore.Qt.Corner.BottomLeftCorner,
+                       QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.setCorner(QtCore.Qt.Corner.BottomRightCorner,
+                       QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+
+        self.settings.load_display(session.display)
+        self.view = RobotView(session)
+        self.setCentralWidget(self.view)
+        self.joint_panel = JointPanel(session)
+        self.pose_panel = PosePanel(session)
+        self.dh_table = DHTable(session)
+        self.joint_dock = self.add_panel(self.joint_panel, "Joints",
+                                         QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.pose_dock = self.add_panel(self.pose_panel, "Pose",
+                                        QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+        self.dh_dock = self.add_panel(self.dh_table, "D-H table",
+                                      QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.dh_dock.hide()
+        self.joint_dock.setMinimumWidth(400)
+        self.pose_dock.setMinimumWidth(280)
+
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self.status = self.statusBar()
+        self._robot_label = QtWidgets.QLabel()
+        self.status.addPermanentWidget(self._robot_label)
+        session.events.robot.connect(self._on_robot)
+        self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
+        self._on_robot(session.robot)
+        self.resize(1500, 900)
+        if restore:
+            self.settings.restore_window(self)
+
+    # -- panels ----------------------------------------------------------------------------
+    def add_panel(self, widget: QtWidgets.QWidget, title: str,
+                  area=QtCore.Qt.DockWidgetArea.BottomDockWidgetArea) -> QtWidgets.QDockWidget:
+        """Dock ``widget`` with ``title`` (object name from the title, for saved layouts)."""
+        dock = QtWidgets.QDockWidget(title, self)
+        dock.setObjectName("dock_" + title.lower().replace(" ", "_").replace("-", ""))
+        dock.setWidget(widget)
+        dock.setFeatures(QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, dock)
+        return dock
+
+    # -- actions and menus -------------------------------------------------------------------
+    def _action(self, text, slot=None, shortcut=None, checkable=False, tip=None) -> QtGui.QAction:
+        act = QtGui.QAction(text, self)
+        if shortcut:
+            act.setShortcut(QtGui.QKeySequence(shortcut))
+        if checkable:
+            act.setCheckable(True)
+        if slot is not None:
+            act.triggered.connect(slot)
+        if tip:
+            act.setStatusTip(tip)
+        return act
+
+    def _build_actions(self) -> None:
+        d = self.session.display
+        self.act_open = self._action("&Open robot file\u2026", self.open_robot_dialog,
+                                     QtGui.QKeySequence.StandardKey.Open)
+        self.act_screenshot = self._action("Save &screenshot\u2026", self.save_screenshot_dialog,
+                                           "Ctrl+Shift+S")
+        self.act_quit = self._action("&Quit", self.close, QtGui.QKeySequence.StandardKey.Quit)
+        self.act_fit = self._action("&Fit to robot", self.view.fit_to_robot, "F")
+        self.camera_actions = {}
+        for k, name in enumerate(CAMERA_PRESETS, 1):
+            self.camera_actions[name] = self._action(
+                name.capitalize(), lambda _=False, n=name: self.set_view(n), str(k))
+        self.projection_group = QtGui.QActionGroup(self)
+        self.act_persp = self._action("&Perspective", checkable=True)
+        self.act_ortho = self._action("&Orthographic", checkable=True)
+        for a, kind in ((self.act_persp, "perspective"), (self.act_ortho, "orthographic")):
+            self.projection_group.addAction(a)
+            a.triggered.connect(lambda _=False, k=kind: setattr(d, "projection", k))
+        self.act_toggle_projection = self._action(
+            "Toggle projection", lambda: setattr(
+                d, "projection",
+                "orthographic" if d.projection == "perspective" else "perspective"), "O")
+        d.events.projection.connect(self._sync_projection)
+        self._sync_projection(d.projection)
+        self.toggle_actions = {}
+        for name, text in _TOGGLES:
+            act = self._action(text, checkable=True)
+            bind_checkbox(act, field_ref(d, name))
+            self.toggle_actions[name] = act
+        self.act_noa = self._action("Label tool axes NOA", checkable=True)
+        self.act_noa.setChecked(d.wrist_labels == "noa")
+        self.act_noa.toggled.connect(lambda on: setattr(d, "wrist_labels", "noa" if on else "xyz"))
+        self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "F1")
+        self.act_about = self._action("&About robogui", self.show_about)
+
+    def _sync_projection(self, kind: str) -> None:
+        self.view.set_projection(kind)
+        (self.act_persp if kind == "perspective" else self.act_ortho).setChecked(True)
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        m.addAction(self.act_open)
+        self.recent_menu = m.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        m.addSeparator()
+        m.addAction(self.act_screenshot)
+        m.addSeparator()
+        m.addAction(self.act_quit)
+
+        m = mb.addMenu("&Robot")
+        lib = m.addMenu("&Library")
+        for name in list_robots():
+            lib.addAction(name, lambda n=name: self.open_robot(n))
+        m.addSeparator()
+        dh = self.dh_dock.toggleViewAction()
+        dh.setText("Show &D-H table")
+        dh.setShortcut(QtGui.QKeySequence("Ctrl+D"))
+        m.addAction(dh)
+
+        m = mb.addMenu("&View")
+        cam = m.addMenu("&Camera")
+        for act in self.camera_actions.values():
+            cam.addAction(act)
+        m.addAction(self.act_fit)
+        m.addSeparator()
+        m.addAction(self.act_persp)
+        m.addAction(self.act_ortho)
+        self.addAction(self.act_toggle_projection)
+        m.addSeparator()
+        show = m.addMenu("&Show")
+        for act in self.toggle_actions.values():
+            show.addAction(act)
+        show.addSeparator()
+        show.addAction(self.act_noa)
+        m.addSeparator()
+        for dock in (self.joint_dock, self.pose_dock):
+            m.addAction(dock.toggleViewAction())
+
+        m = mb.addMenu("&Help")
+        m.addAction(self.act_shortcuts)
+        m.addAction(self.act_about)
+
+    def _build_toolbar(self) -> None:
+        tb = self.addToolBar("Main")
+        tb.setObjectName("toolbar_main")
+        tb.setMovable(False)
+        tb.addWidget(QtWidgets.QLabel(" Robot "))
+        self.picker = library.RobotPicker(self.open_robot)
+        tb.addWidget(self.picker)
+        tb.addAction(self.act_open)
+        tb.addSeparator()
+        for act in self.camera_actions.values():
+            tb.addAction(act)
+        tb.addAction(self.act_fit)
+        tb.addSeparator()
+        tb.addAction(self.act_screenshot)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.settings.recent_files()
+        for path in files:
+            self.recent_menu.addAction(Path(path).name, lambda p=path: self.open_robot(p)
+                                       ).setToolTip(path)
+        self.recent_menu.setEnabled(bool(files))
+
+    # -- robot ---------------------------------------------------------------------------------
+    def open_robot(self, name_or_path: str | Path) -> bool:
+        """Load a library robot or file; on failure show the error and keep the robot."""
+        ok = library.load_into_session(self.session, name_or_path, self.error_presenter)
+        if ok:
+            self.set_origin(name_or_path)
+            if self.robot_path is not None:
+                self.settings.add_recent(self.robot_path)
+        return ok
+
+    def set_origin(self, name_or_path: str | Path) -> None:
+        """Record where the session's robot came from (library name or file)."""
+        text = str(name_or_path)
+        is_library = text in self.picker.names and not Path(text).is_file()
+        self.library_name = text if is_library else None
+        self.robot_path = None if is_library else str(Path(text).resolve())
+        self.picker.show_library_name(self.library_name)
+        self._on_robot(self.session.robot)
+
+    def open_robot_dialog(self) -> None:
+        start = str(Path(self.robot_path).parent) if self.robot_path else ""
+        path = library.ask_robot_file(self, start)
+        if path:
+            self.open_robot(path)
+
+    def _on_robot(self, robot) -> None:
+        where = self.robot_path or (f"library: {self.library_name}" if self.library_name else "")
+        self.setWindowTitle(f"{robot.name} - robogui")
+        self._robot_label.setText(f"{robot.name}  |  {robot.n} axis {robot.structure}, "
+                                  f"{'modified' if robot.is_mdh else 'standard'} D-H"
+                                  + (f"  |  {where}" if where else ""))
+
+    def set_view(self, preset: str) -> None:
+        self.view.set_camera(preset)
+        self.view.fit_to_robot()
+
+    # -- screenshots -----------------------------------------------------------------------------
+    def save_screenshot(self, path: str | Path) -> Path:
+        """Save the whole window (3D view included) as an image; raises OSError on failure."""
+        path = Path(path)
+        pixmap = self.grab()
+        # QWidget.grab misses what the view paints over GL (labels): paint its framebuffer in
+        view = self.view.grab_image()
+        painter = QtGui.QPainter(pixmap)
+        painter.drawImage(QtCore.QRectF(self.view.mapTo(self, QtCore.QPoint(0, 0)),
+                                        QtCore.QSizeF(self.view.size())), view)
+        painter.end()
+        if not pixmap.save(str(path)):
+            raise OSError(f"could not write the image {path}")
+        return path
+
+    def save_screenshot_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, "Save screenshot", "robogui.png", "PNG image (*.png);;JPEG image (*.jpg)")
+        if path:
+            try:
+                self.save_screenshot(path)
+                self.status.showMessage(f"saved {path}", 4000)
+            except OSError as exc:
+                self.error_presenter("Cannot save screenshot", str(exc))
+
+    # -- help -----------------------------------------------------------------------------------
+    def show_shortcuts(self) -> QtWidgets.QMessageBox:
+        rows = "".join(f"<tr><td><b>{k}</b>&nbsp;&nbsp;</td><td>{v}</td></tr>"
+                       for k, v in SHORTCUTS)
+        box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.NoIcon, "Keyboard shortcuts",
+                                    f"<table>{rows}</table>", parent=self)
+        box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.show()
+        return box
+
+    def show_about(self) -> None:
+        QtWidgets.QMessageBox.about(
+            self, "About robogui",
+            f"<b>robogui {__version__}</b><p>Robot-arm visualiser and teach pendant.<br>"
+            "Kinematics and dynamics after Corke's Robotics Toolbox (r6), ROBOOP and "
+            "SpaceLib.</p>")
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.settings.save_window(self)
+        self.settings.save_display(self.session.display)
+        self.settings.sync()
+        super().closeEvent(event)
+
+
+def create_app(argv=None) -> QtWidgets.QApplication:
+    """The QApplication (created once), with shared GL contexts and the dark theme."""
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        # share GL resources between views (shader programs are compiled once)
+        QtCore.QCoreApplication.setAttribute(
+            QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QtWidgets.QApplication(list(argv) if argv is not None else sys.argv[:1])
+        app.setOrganizationName("robogui")
+        app.setApplicationName("robogui")
+        style.apply_dark_theme(app)
+    return app
+
+
+def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bool = False,
+            report_first_frame: bool = False, size: tuple[int, int] | None = None,
+            view: str | None = None, restore: bool = True, library_name: str | None = None) -> int:
+    """Show the main window for ``session`` and run the event loop; returns the exit code."""
+    from .errors import install_excepthook
+
+    app = create_app()
+    win = MainWindow(session, restore=restore)
+    install_excepthook(win.error_presenter)
+    if library_name is not None:
+        win.set_origin(library_name)
+    if size is not None:
+        win.resize(*size)
+    win.show()
+    if view is not None:
+        win.set_view(view)
+
+    def first_frame():
+        win.view.frameSwapped.disconnect(first_frame)
+        if report_first_frame:
+            # wall-clock time: the benchmark subtracts its own launch time
+            print(f"first-frame {time.time():.6f}", flush=True)
+            if not screenshot:
+                QtCore.QTimer.singleShot(0, win.close)
+        if screenshot:
+            def shoot():
+                win.save_screenshot(screenshot)
+                print(f"saved {screenshot}", flush=True)
+                if quit_after_screenshot:
+                    win.close()
+            QtCore.QTimer.singleShot(400, shoot)  # let docks settle and the view repaint
+
+    win.view.frameSwapped.connect(first_frame)
+    return app.exec()

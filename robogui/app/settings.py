@@ -1,0 +1,78 @@
+"""Persistent preferences with QSettings: window geometry and docks, units, recent files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from robogui.session.session import DisplayOptions
+
+__all__ = ["Settings", "MAX_RECENT", "PERSISTED_DISPLAY"]
+
+MAX_RECENT = 8
+#: display options remembered between runs (the rest start at their defaults)
+PERSISTED_DISPLAY = ("angle_unit", "length_unit", "orientation", "wrist_labels", "projection",
+                     "show_floor", "show_shadow", "show_base", "show_link_frames", "show_name")
+
+
+class Settings:
+    """robogui's QSettings (organisation and application "robogui"), or the one given."""
+
+    def __init__(self, qsettings: QtCore.QSettings | None = None):
+        self.q = qsettings if qsettings is not None else QtCore.QSettings("robogui", "robogui")
+
+    # -- window ------------------------------------------------------------------------------
+    def save_window(self, window: QtWidgets.QMainWindow) -> None:
+        self.q.setValue("window/geometry", window.saveGeometry())
+        self.q.setValue("window/state", window.saveState())
+
+    def restore_window(self, window: QtWidgets.QMainWindow) -> bool:
+        """Restore geometry and dock layout; False when nothing was saved."""
+        geometry = self.q.value("window/geometry")
+        state = self.q.value("window/state")
+        ok = False
+        if isinstance(geometry, QtCore.QByteArray) and not geometry.isEmpty():
+            ok = window.restoreGeometry(geometry)
+        if isinstance(state, QtCore.QByteArray) and not state.isEmpty():
+            ok = window.restoreState(state) and ok
+        return ok
+
+    # -- display options and units ---------------------------------------------------------------
+    def save_display(self, display: DisplayOptions) -> None:
+        for name in PERSISTED_DISPLAY:
+            self.q.setValue(f"display/{name}", getattr(display, name))
+
+    def load_display(self, display: DisplayOptions) -> None:
+        """Apply saved options; values that no longer validate are ignored."""
+        values = {}
+        for name in PERSISTED_DISPLAY:
+            raw = self.q.value(f"display/{name}")
+            if raw is None:
+                continue
+            if isinstance(display.field(name).default, bool):
+                raw = raw if isinstance(raw, bool) else str(raw).lower() in ("true", "1")
+            try:
+                display.field(name).check(raw)
+            except (ValueError, TypeError):
+                continue
+            values[name] = raw
+        display.update(**values)
+
+    # -- recent files ------------------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        raw = self.q.value("recent/files", [])
+        if isinstance(raw, str):  # QSettings gives a lone string for a one-element list
+            raw = [raw] if raw else []
+        return [str(p) for p in (raw or [])]
+
+    def add_recent(self, path: str | Path) -> list[str]:
+        """Put ``path`` first in the recent files (absolute, no duplicates, at most MAX_RECENT)."""
+        p = str(Path(path).resolve())
+        files = [p] + [f for f in self.recent_files() if f != p]
+        files = files[:MAX_RECENT]
+        self.q.setValue("recent/files", files)
+        return files
+
+    def sync(self) -> None:
+        self.q.sync()

@@ -1,0 +1,562 @@
+"""The 3D robot view: the r6 ``plot`` look, lit and shaded, on pyqtgraph.opengl.
+
+GL items are built once per robot (and display scale); a new joint vector only
+sets transforms on them. Every part is a unit mesh placed by ``frames[k] @ local``,
+so one batched matrix product per frame gives all transforms; the floor shadow
+is the same meshes flattened onto the floor by a projection matrix.
+
+Interface: :meth:`RobotView.set_robot`, :meth:`RobotView.show_frames`,
+:meth:`RobotView.set_camera`, :meth:`RobotView.fit_to_robot`,
+:meth:`RobotView.set_projection`, :meth:`RobotView.grab_image`,
+:meth:`RobotView.project`. Given a session, the view subscribes to it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from pyqtgraph.opengl import shaders
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from robogui.engine import kinematics
+from robogui.session.session import DisplayOptions
+
+from . import meshes, style
+from .bindings import Subscriptions
+
+__all__ = ["RobotView", "CAMERA_PRESETS", "scene_scale", "floor_height"]
+
+#: camera presets: (azimuth, elevation) in degrees; pyqtgraph's azimuth is the camera's
+#: direction from the centre, measured in the xy plane from +x
+CAMERA_PRESETS = {
+    "iso": (-55.0, 24.0),
+    "front": (0.0, 0.0),
+    "side": (-90.0, 0.0),
+    "top": (-90.0, 90.0),
+}
+
+_VERTEX = """
+uniform mat4 u_mvp;
+uniform mat3 u_normal;
+attribute vec4 a_position;
+attribute vec3 a_normal;
+attribute vec4 a_color;
+varying vec4 v_color;
+varying vec3 v_normal;
+void main() {
+    v_normal = normalize(u_normal * a_normal);
+    v_color = a_color;
+    gl_Position = u_mvp * a_position;
+}
+"""
+
+# key light from the upper right of the viewer, a cool fill from the left, a
+# little specular and rim light: reads well on dark backgrounds
+_FRAGMENT = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+varying vec4 v_color;
+varying vec3 v_normal;
+void main() {
+    vec3 n = normalize(v_normal);
+    vec3 key = normalize(vec3(0.35, 0.6, 0.75));
+    vec3 fill = normalize(vec3(-0.7, -0.2, 0.4));
+    float d = max(dot(n, key), 0.0);
+    float f = max(dot(n, fill), 0.0);
+    vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
+    float s = pow(max(dot(n, h), 0.0), 40.0);
+    float rim = pow(1.0 - abs(n.z), 3.0);
+    vec3 rgb = v_color.rgb * (0.30 + 0.66 * d + 0.22 * f) + vec3(0.25 * s + 0.06 * rim);
+    gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+}
+"""
+
+
+def default_samples() -> int:
+    """Multisampling for interactive views: ``ROBOGUI_MSAA`` (0 = off), default 4."""
+    try:
+        return max(0, int(os.environ.get("ROBOGUI_MSAA", "4")))
+    except ValueError:
+        return 4
+
+
+def scene_scale(robot, mag: float = 1.0) -> float:
+    """The r6 annotation size: ``mag = reach / 10`` times the user's factor, metres."""
+    return robot.reach / 10.0 * mag
+
+
+def floor_height(robot, samples: int = 256) -> float:
+    """z of the floor: below the base and below every frame origin the arm can reach.
+
+    Sampled over random configurations within the limits (batched, fixed seed), so
+    the arm never goes through the floor and fixed-base arms stand on a pedestal.
+    """
+    q = robot.random_q(samples, seed=0)
+    z = kinematics.fkine_all(robot, q)[..., 2, 3]
+    low = min(float(z.min()), float(robot.base[2, 3]))
+    return low - 0.5 * scene_scale(robot)
+
+
+@dataclass
+class _Part:
+    item: gl.GLMeshItem
+    frame: int  # index into frames
+    local: np.ndarray  # (4, 4) placement in that frame
+    kind: str  # display group: joint, link, wrist, frames, tool
+    joint: int = -1  # 0-based joint index for joint parts
+    prismatic: bool = False
+
+
+@dataclass
+class _Label:
+    frame: int
+    point: np.ndarray  # in that frame
+    text: str
+    color: str
+    kind: str
+    dy: float = 0.0  # pixel offset
+
+
+class RobotView(gl.GLViewWidget):
+    """A GL view of one robot. ``RobotView(session)`` follows the session."""
+
+    def __init__(self, session=None, parent: QtWidgets.QWidget | None = None, *,
+                 samples: int | None = None, display: DisplayOptions | None = None):
+        super().__init__(parent)
+        if samples is None:
+            samples = default_samples()
+        fmt = QtGui.QSurfaceFormat()
+        fmt.setDepthBufferSize(24)
+        fmt.setSamples(samples)  # multisampling: antialiased edges
+        self.setFormat(fmt)
+        self.setBackgroundColor(style.BACKGROUND)
+        self.setMinimumSize(320, 240)
+        self.opts["fov"] = 40.0
+        self._projection = "perspective"
+        self._shader = shaders.ShaderProgram(
+            f"robogui-lit-{id(self)}",
+            [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)])
+        self._display = display or (session.display if session is not None else DisplayOptions())
+        self._robot = None
+        self._parts: list[_Part] = []
+        self._static: list[tuple[gl.GLGraphicsItem, str]] = []  # floor, grid, pedestal
+        self._shadows: list[gl.GLMeshItem] = []
+        self._labels: list[_Label] = []
+        self._frames: np.ndarray | None = None
+        self._tint = None
+        self._session = None
+        self._auto_fit = True  # refit on resize until the user moves the camera
+        if session is not None:
+            self.attach(session)
+
+    # -- session ----------------------------------------------------------------------
+    def attach(self, session) -> None:
+        """Follow ``session``: rebuild on robot/tool/scale changes, move on frames."""
+        self._session = session
+        self._display = session.display
+        subs = self._subs = Subscriptions(self)
+        subs.connect(session.events.robot, lambda _r: self._rebuild(fit=True))
+        subs.connect(session.events.tool, lambda _T: self._rebuild(fit=False))
+        subs.connect(session.events.frames, lambda F: self.show_frames(F, session.limit_state))
+        for name in DisplayOptions.field_names():
+            subs.connect(session.display.events[name], lambda v, n=name: self._on_display(n, v))
+        self._rebuild(fit=True)
+
+    def _rebuild(self, fit: bool) -> None:
+        s = self._session
+        self.set_robot(s.robot)
+        self.show_frames(s.frames, s.limit_state)
+        if fit:
+            self.fit_to_robot()
+
+    def _on_display(self, name: str, value) -> None:
+        if name == "mag" and self._robot is not None:
+            self.set_robot(self._robot)
+            if self._frames is not None:
+                self.show_frames(self._frames, self._tint)
+        elif name == "projection":
+            self.set_projection(value)
+        elif name == "wrist_labels":
+            self._set_wrist_labels(value)
+        else:
+            self._apply_visibility()
+        self.update()
+
+    # -- building -----------------------------------------------------------------------
+    def _mesh_item(self, mesh, color, *, shaded=True, colors=None, depth=0) -> gl.GLMeshItem:
+        verts, faces = mesh[0], mesh[1]
+        md = gl.MeshData(vertexes=verts, faces=faces, vertexColors=colors)
+        item = gl.GLMeshItem(meshdata=md, color=color, smooth=True,
+                             shader=self._shader if shaded else None, glOptions="opaque")
+        item.setDepthValue(depth)
+        self.addItem(item)
+        return item
+
+    def clear_robot(self) -> None:
+        for item in list(self.items):
+            self.removeItem(item)
+        self._parts, self._static, self._shadows, self._labels = [], [], [], []
+        self._robot, self._frames, self._tint = None, None, None
+
+    def set_robot(self, robot) -> None:
+        """Build the GL items for ``robot`` (replacing the previous robot's)."""
+        self.clear_robot()
+        self._robot = robot
+        s = scene_scale(robot, self._display.mag)
+        self._scale = s
+        self._floor_z = floor_height(robot)
+        base = robot.base
+        self._build_floor(robot, s)
+        self._build_pedestal(base, s)
+        self._build_links(robot, s)
+        self._build_wrist(robot, s)
+        self._build_shadows(s)
+        self._labels.append(_Label(0, np.array([0.0, 0.0, self._floor_z - base[2, 3]]),
+                                   robot.name, style.LABEL, "name", dy=28.0))
+        self._apply_visibility()
+        self.update()
+
+    def _build_floor(self, robot, s: float) -> None:
+        bx, by = robot.base[0, 3], robot.base[1, 3]
+        half = robot.reach * 1.4
+        step = meshes.nice_step(2 * half, 16)
+        half = math.ceil(half / step) * step
+        z = self._floor_z
+        big = 3.0 * half  # the plane runs past the grid so its edge rarely shows
+        plane_v = np.array([[-big, -big, 0], [big, -big, 0], [big, big, 0], [-big, big, 0]],
+                           np.float32)
+        plane = self._mesh_item((plane_v, np.array([[0, 1, 2], [0, 2, 3]], np.uint32)),
+                                style.rgba(style.FLOOR), shaded=False, depth=-20)
+        plane.setTransform(self._qmatrix(meshes.translate_matrix(bx, by, z)))
+        self._static.append((plane, "floor"))
+        ticks = np.arange(-half, half + step / 2, step)
+        eps = 2e-4 * robot.reach
+        for major, color, width in ((False, style.GRID_MINOR, 1.0), (True, style.GRID_MAJOR, 1.5)):
+            sel = ticks[np.isclose(np.round(ticks / (5 * step)) * 5 * step, ticks) == major]
+            if sel.size == 0:
+                continue
+            a = np.repeat(sel, 2)
+            b = np.tile([-half, half], sel.size)
+            pts = np.vstack([np.stack([a, b], 1), np.stack([b, a], 1)])
+            pos = np.hstack([pts + [bx, by], np.full((len(pts), 1), z + eps)])
+            lines = gl.GLLinePlotItem(pos=pos, color=style.rgba(color), width=width,
+                                      mode="lines", antialias=True, glOptions="translucent")
+            lines.setDepthValue(-19)
+            self.addItem(lines)
+            self._static.append((lines, "floor"))
+
+    def _build_pedestal(self, base: np.ndarray, s: float) -> None:
+        height = base[2, 3] - self._floor_z
+        if height <= 1e-9:
+            return
+        cyl = meshes.cylinder(40)
+        M = meshes.translate_matrix(base[0, 3], base[1, 3], self._floor_z) @ meshes.scale_matrix(
+            0.42 * s, 0.42 * s, height)
+        col = style.rgba(style.PEDESTAL)
+        ped = self._mesh_item(cyl, col)
+        ped.setTransform(self._qmatrix(M))
+        plate = self._mesh_item(cyl, col)
+        plate.setTransform(self._qmatrix(
+            meshes.translate_matrix(base[0, 3], base[1, 3], self._floor_z)
+            @ meshes.scale_matrix(0.9 * s, 0.9 * s, 0.12 * s)))
+        self._static += [(ped, "base"), (plate, "base")]
+
+    def _build_links(self, robot, s: float) -> None:
+        cyl, boxm = meshes.cylinder(32), meshes.box()
+        rj, lj, rl = 0.36 * s, 1.1 * s, 0.15 * s
+        link_col = style.rgba(style.LINK)
+        dh = robot.dh_arrays
+        for j, L in enumerate(robot.links):
+            # standard D-H: joint j moves about z of frame j-1, link j runs along
+            # z_{j-1} (d) then x_j (a); modified: about z of frame j, along x_{j-1} then z_j
+            jf = j + 1 if dh.mdh else j
+            color = style.rgba(style.joint_color(j))
+            if L.joint == "R":
+                local = meshes.translate_matrix(0, 0, -lj / 2) @ meshes.scale_matrix(rj, rj, lj)
+                self._add_part(cyl, color, jf, local, "joint", joint=j)
+            else:
+                self._add_part(boxm, color, jf, np.eye(4), "joint", joint=j, prismatic=True)
+            if dh.mdh:
+                segs = [(j, (0, 0, 0), (L.a, 0, 0))]
+                if L.joint == "R":
+                    segs.append((j + 1, (0, 0, -L.d), (0, 0, 0)))
+            else:
+                segs = [(j + 1, (-L.a, 0, 0), (0, 0, 0))]
+                if L.joint == "R":
+                    segs.insert(0, (j, (0, 0, 0), (0, 0, L.d)))
+            for frame, p0, p1 in segs:
+                if np.linalg.norm(np.subtract(p1, p0)) > 1e-9:
+                    self._add_part(cyl, link_col, frame, meshes.segment_matrix(p0, p1, rl), "link")
+        if not robot.tool_is_identity:
+            # the tool: from the flange (frame n without the tool) to the tool point
+            flange = np.linalg.inv(robot.tool)[:3, 3]
+            if np.linalg.norm(flange) > 1e-9:
+                self._add_part(cyl, style.rgba(style.TOOL), robot.n,
+                               meshes.segment_matrix(flange, (0, 0, 0), 0.6 * rl), "link")
+
+    def _build_wrist(self, robot, s: float) -> None:
+        colors = [style.rgba(c) for c in style.AXIS_COLORS]
+        length = 1.5 * s
+        wrist = meshes.triad(length, 0.05 * s, colors)
+        self._add_part(wrist, None, robot.n, np.eye(4), "wrist", colors=wrist[2])
+        small = meshes.triad(0.8 * s, 0.03 * s, colors)
+        for k in range(robot.n + 1):
+            self._add_part(small, None, k, np.eye(4), "frames", colors=small[2])
+        for i, c in enumerate(style.AXIS_COLORS):
+            p = np.zeros(3)
+            p[i] = length * 1.12
+            self._labels.append(_Label(robot.n, p, "XYZ"[i], c, "wrist"))
+        self._set_wrist_labels(self._display.wrist_labels)
+
+    def _add_part(self, mesh, color, frame, local, kind, *, joint=-1, prismatic=False,
+                  colors=None) -> None:
+        item = self._mesh_item(mesh, color or (1, 1, 1, 1), colors=colors)
+        self._parts.append(_Part(item, frame, np.asarray(local, float), kind, joint, prismatic))
+
+    def _build_shadows(self, s: float) -> None:
+        shade = style.rgba(style.SHADOW)
+        for part in self._parts:
+            if part.kind in ("joint", "link"):
+                md = part.item.opts["meshdata"]
+                item = gl.GLMeshItem(meshdata=md, color=shade, shader=None, glOptions="opaque",
+                                     computeNormals=False)
+                item.setDepthValue(-10)
+                self.addItem(item)
+                self._shadows.append(item)
+            else:
+                self._shadows.append(None)
+        # flatten onto the floor, a hair above it so the grid does not show through
+        P = np.eye(4)
+        P[2, 2] = 0.0
+        P[2, 3] = self._floor_z + 5e-4 * self._robot.reach
+        self._flatten = P
+
+    def _set_wrist_labels(self, kind: str) -> None:
+        names = "XYZ" if kind == "xyz" else "NOA"
+        for lab in self._labels:
+            if lab.kind == "wrist":
+                lab.text = names[int(np.argmax(np.abs(lab.point)))]
+        self.update()
+
+    def _apply_visibility(self) -> None:
+        d = self._display
+        show = {"joint": d.show_joints, "link": d.show_links, "wrist": d.show_wrist,
+                "frames": d.show_link_frames, "floor": d.show_floor, "base": d.show_base}
+        for part, shadow in zip(self._parts, self._shadows, strict=True):
+            part.item.setVisible(show[part.kind])
+            if shadow is not None:
+                shadow.setVisible(show[part.kind] and d.show_shadow)
+        for item, kind in self._static:
+            item.setVisible(show[kind])
+
+    # -- moving ------------------------------------------------------------------------------
+    @staticmethod
+    def _qmatrix(M: np.ndarray) -> QtGui.QMatrix4x4:
+        return QtGui.QMatrix4x4(*np.asarray(M, float).ravel().tolist())
+
+    def show_frames(self, frames: np.ndarray, limit_state: np.ndarray | None = None) -> None:
+        """Move the robot: ``frames`` (n+1, 4, 4) from ``fkine_all``; only transforms change.
+
+        ``limit_state`` (n,) 0/1/2 tints joints near (amber) or at (red) a limit.
+        """
+        if self._robot is None:
+            return
+        F = np.asarray(frames, dtype=float)
+        if F.shape != (self._robot.n + 1, 4, 4):
+            raise ValueError(f"frames must have shape ({self._robot.n + 1}, 4, 4), got {F.shape}")
+        self._frames = F
+        mdh = self._robot.is_mdh
+        idx = np.fromiter((p.frame for p in self._parts), int, len(self._parts))
+        local = np.stack([p.local for p in self._parts])
+        for k, p in enumerate(self._parts):
+            if p.prismatic:
+                local[k] = self._prismatic_local(F, p.joint, mdh)
+        M = F[idx] @ local  # every part's placement in one batched product
+        S = self._flatten @ M
+        for k, (part, shadow) in enumerate(zip(self._parts, self._shadows, strict=True)):
+            part.item.setTransform(self._qmatrix(M[k]))
+            if shadow is not None:
+                shadow.setTransform(self._qmatrix(S[k]))
+        if limit_state is not None:
+            self._set_tint(np.asarray(limit_state))
+        self.update()
+
+    def _prismatic_local(self, F: np.ndarray, j: int, mdh: bool) -> np.ndarray:
+        # the box spans the joint's current extension d, read off the frames
+        w = 0.55 * self._scale
+        if mdh:
+            z, d = F[j + 1, :3, 2], F[j + 1, :3, 3] - F[j, :3, 3]
+            ext = float(z @ d)
+            return meshes.translate_matrix(0, 0, -ext) @ meshes.scale_matrix(w, w, _nonzero(ext))
+        z, d = F[j, :3, 2], F[j + 1, :3, 3] - F[j, :3, 3]
+        return meshes.scale_matrix(w, w, _nonzero(float(z @ d)))
+
+    def _set_tint(self, state: np.ndarray) -> None:
+        if self._tint is not None and np.array_equal(state, self._tint):
+            return
+        self._tint = state.copy()
+        for part in self._parts:
+            if part.kind == "joint":
+                st = int(state[part.joint])
+                c = (style.joint_color(part.joint), style.NEAR_LIMIT_COLOR,
+                     style.AT_LIMIT_COLOR)[min(st, 2)]
+                part.item.setColor(style.rgba(c))
+
+    def joint_tint(self, j: int) -> tuple[float, float, float, float]:
+        """Current colour of joint ``j``'s part (for tests and the legend)."""
+        for part in self._parts:
+            if part.kind == "joint" and part.joint == j:
+                return tuple(part.item.opts["color"])
+        raise KeyError(f"no joint {j}")
+
+    # -- camera --------------------------------------------------------------------------
+    def set_camera(self, preset: str | None = None, *, azimuth: float | None = None,
+                   elevation: float | None = None, distance: float | None = None,
+                   center=None) -> None:
+        """Camera by preset (``iso``, ``front``, ``side``, ``top``) and/or explicit values."""
+        if preset is not None:
+            try:
+                az, el = CAMERA_PRESETS[preset]
+            except KeyError:
+                raise ValueError(
+                    f"unknown view {preset!r}; presets: {', '.join(CAMERA_PRESETS)}") from None
+            azimuth = az if azimuth is None else azimuth
+            elevation = el if elevation is None else elevation
+        pos = QtGui.QVector3D(*map(float, center)) if center is not None else None
+        self.setCameraPosition(pos=pos, distance=distance, elevation=elevation, azimuth=azimuth)
+
+    def fit_to_robot(self) -> None:
+        """Centre the camera on the robot (current pose, tool axes, pedestal, shadow) and
+        move it just far enough that all of it is in view."""
+        if self._robot is None or self._frames is None:
+            return
+        F, s = self._frames, self._scale
+        pts = [F[:, :3, 3], F[-1, :3, 3] + 1.8 * s * F[-1, :3, :3].T]  # origins, axis tips
+        base = self._robot.base[:3, 3]
+        shadow = F[:, :3, 3].copy()
+        shadow[:, 2] = self._floor_z
+        pts = np.vstack(pts + [shadow, [[base[0], base[1], self._floor_z]]])
+        center = (pts.min(0) + pts.max(0)) / 2
+        self.opts["center"] = QtGui.QVector3D(*center)
+        V = np.array(self.viewMatrix().data(), float).reshape(4, 4).T
+        cam = (np.hstack([pts, np.ones((len(pts), 1))]) @ V.T)[:, :3]
+        cam[:, 2] += self.opts["distance"]  # coordinates relative to the centre, z to the eye
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        tx = math.tan(math.radians(self.opts["fov"]) / 2)  # pyqtgraph's fov is horizontal
+        ty = tx * h / w
+        pad = 1.2 * s
+        ax, ay = np.abs(cam[:, 0]) + pad, np.abs(cam[:, 1]) + pad
+        if self._projection == "perspective":
+            dist = float(np.max(np.maximum(cam[:, 2] + ax / tx, cam[:, 2] + ay / ty)))
+        else:
+            dist = float(max(ax.max() / tx, ay.max() / ty))
+        self.setCameraPosition(distance=1.03 * dist)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self._auto_fit:
+            self.fit_to_robot()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        self._auto_fit = False
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event) -> None:  # noqa: N802
+        self._auto_fit = False
+        super().wheelEvent(event)
+
+    def set_projection(self, kind: str) -> None:
+        """``"perspective"`` or ``"orthographic"``."""
+        if kind not in ("perspective", "orthographic"):
+            raise ValueError(f"projection must be 'perspective' or 'orthographic', got {kind!r}")
+        self._projection = kind
+        self.update()
+
+    def projectionMatrix(self, region=None, viewport=None) -> QtGui.QMatrix4x4:  # noqa: N802
+        if region is None:
+            region = viewport = self.getViewport()
+        x0, y0, w, h = viewport
+        dist = self.opts["distance"]
+        t = math.tan(0.5 * math.radians(self.opts["fov"]))
+        # near/far close around the scene keep depth precision for the floor shadow
+        near, far = dist * 0.02, dist * 20.0
+        r = (near if self._projection == "perspective" else dist) * t
+        tt = r * h / w
+        left = r * ((region[0] - x0) * (2.0 / w) - 1)
+        right = r * ((region[0] + region[2] - x0) * (2.0 / w) - 1)
+        bottom = tt * ((region[1] - y0) * (2.0 / h) - 1)
+        top = tt * ((region[1] + region[3] - y0) * (2.0 / h) - 1)
+        M = QtGui.QMatrix4x4()
+        if self._projection == "perspective":
+            M.frustum(left, right, bottom, top, near, far)
+        else:
+            M.ortho(left, right, bottom, top, -far, far)
+        return M
+
+    def project(self, points) -> np.ndarray:
+        """World points (k, 3) -> widget pixel coordinates (k, 2), y down."""
+        P = np.atleast_2d(np.asarray(points, float))
+        vp = self.getViewport()
+        mvp = self.projectionMatrix(vp, vp) * self.viewMatrix()
+        M = np.array(mvp.data(), float).reshape(4, 4).T  # Qt stores column-major
+        h = np.hstack([P, np.ones((len(P), 1))]) @ M.T
+        ndc = h[:, :2] / h[:, 3:4]
+        return np.stack([(ndc[:, 0] + 1) / 2 * vp[2], (1 - ndc[:, 1]) / 2 * vp[3]], axis=1)
+
+    # -- drawing and grabbing -----------------------------------------------------------------
+    def paintGL(self) -> None:  # noqa: N802
+        super().paintGL()
+        if self._frames is None or not self._labels:
+            return
+        d = self._display
+        show = {"name": d.show_name, "wrist": d.show_wrist}
+        labels = [lab for lab in self._labels if show.get(lab.kind, True)]
+        if not labels:
+            return
+        pts = np.array([self._frames[lab.frame] @ np.append(lab.point, 1.0) for lab in labels])
+        xy = self.project(pts[:, :3])
+        painter = QtGui.QPainter(self)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
+        font = self.font()
+        for lab, (x, y) in zip(labels, xy, strict=True):
+            font.setPointSizeF(11.5 if lab.kind == "name" else 10.5)
+            font.setBold(True)
+            painter.setFont(font)
+            fm = painter.fontMetrics()
+            w = fm.horizontalAdvance(lab.text)
+            x0, y0 = x - w / 2, y + fm.ascent() / 2 - fm.descent() / 2 + lab.dy
+            painter.setPen(QtGui.QColor(0, 0, 0, 160))  # soft outline for contrast
+            painter.drawText(QtCore.QPointF(x0 + 1, y0 + 1), lab.text)
+            painter.setPen(QtGui.QColor(lab.color))
+            painter.drawText(QtCore.QPointF(x0, y0), lab.text)
+        painter.end()
+
+    def grab_image(self) -> QtGui.QImage:
+        """The rendered view as a QImage (renders now if needed)."""
+        return self.grabFramebuffer()
+
+    def grab_array(self) -> np.ndarray:
+        """The rendered view as an (h, w, 3) uint8 RGB array."""
+        img = self.grab_image().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+        w, h, bpl = img.width(), img.height(), img.bytesPerLine()
+        buf = np.frombuffer(img.constBits(), np.uint8, count=bpl * h).reshape(h, bpl)
+        return buf[:, : 3 * w].reshape(h, w, 3).copy()
+
+    @property
+    def floor_z(self) -> float:
+        return self._floor_z
+
+    @property
+    def part_count(self) -> int:
+        """Number of moving GL items (parts and their shadows)."""
+        return len(self._parts) + sum(s is not None for s in self._shadows)
+
+
+def _nonzero(x: float, eps: float = 1e-6) -> float:
+    # a zero-length box has a singular transform; keep it a sliver
+    return x if abs(x) > eps else eps

@@ -1,0 +1,161 @@
+"""Command line: ``robogui`` opens the window; subcommands work without it.
+
+    robogui                                   # Puma 560 at qr
+    robogui --robot stanford --q qz           # another library robot, pose by name
+    robogui --robot my_arm.toml --q=0,0.5,-0.5 --view front
+    robogui render --robot puma560 --q qr --view iso --size 1600x1200 -o out.png
+
+Qt is imported only when a command needs it, so ``robogui --help`` (and future
+headless commands) start quickly and run without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+import numpy as np
+
+from robogui import __version__
+
+__all__ = ["main", "build_parser", "parse_q", "parse_size"]
+
+VIEWS = ("iso", "front", "side", "top")
+
+
+def parse_q(robot, text: str | None, deg: bool = False) -> np.ndarray | None:
+    """Joint vector from a pose name (``qr``) or comma-separated values.
+
+    Values are radians / metres; with ``deg`` revolute values are degrees. None -> None
+    (the robot's default pose). Raises ValueError with a readable message.
+    """
+    if text is None:
+        return None
+    text = text.strip()
+    if text in robot.poses:
+        return robot.pose(text)
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    try:
+        values = np.array([float(p) for p in parts])
+    except ValueError:
+        known = ", ".join(robot.poses) or "none"
+        raise ValueError(f"--q must be a pose name ({known}) or {robot.n} comma-separated "
+                         f"numbers, got {text!r}") from None
+    if values.shape != (robot.n,) or not np.all(np.isfinite(values)):
+        raise ValueError(f"--q needs {robot.n} finite values for {robot.name!r}, "
+                         f"got {len(values)}: {text!r}")
+    if deg:
+        rev = np.array([L.joint == "R" for L in robot.links])
+        values = np.where(rev, values * math.pi / 180.0, values)
+    return values
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1600x1200"`` -> (1600, 1200)."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must be WIDTHxHEIGHT, got {text!r}") from None
+    if w < 16 or h < 16 or w > 16384 or h > 16384:
+        raise argparse.ArgumentTypeError(f"size must be between 16 and 16384 pixels, got {text!r}")
+    return w, h
+
+
+def _robot_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--robot", default="puma560", metavar="NAME|FILE",
+                   help="library robot name or robot file (default: puma560)")
+    p.add_argument("--q", metavar="POSE|VALUES",
+                   help="pose name (qz, qr, ...) or comma-separated joint values in rad/m; "
+                        "write --q=-0.5,1,... when the first value is negative")
+    p.add_argument("--deg", action="store_true", help="--q values of revolute joints in degrees")
+    p.add_argument("--view", choices=VIEWS, default="iso", help="camera preset (default iso)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="robogui",
+                                description="Robot-arm visualiser and teach pendant.")
+    p.add_argument("--version", action="version", version=f"robogui {__version__}")
+    _robot_args(p)
+    p.add_argument("--size", type=parse_size, metavar="WxH", help="window size")
+    p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window once shown")
+    p.add_argument("--quit-after-screenshot", action="store_true",
+                   help="quit after saving the --screenshot")
+    p.add_argument("--report-first-frame", action="store_true",
+                   help="print the wall-clock time of the first rendered frame and quit "
+                        "(used by benchmarks/bench_app.py)")
+    p.add_argument("--no-restore", action="store_true",
+                   help="ignore the saved window layout")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    r = sub.add_parser("render", help="render a robot to an image without a window "
+                                      "(needs an X server, e.g. xvfb-run)")
+    _robot_args(r)
+    r.add_argument("--size", type=parse_size, default=(1600, 1200), metavar="WxH",
+                   help="image size (default 1600x1200)")
+    r.add_argument("--projection", choices=("perspective", "orthographic"), default="perspective")
+    r.add_argument("--noa", action="store_true", help="label the tool axes N, O, A")
+    r.add_argument("--no-shadow", action="store_true")
+    r.add_argument("--frames", action="store_true", help="draw every link frame")
+    r.add_argument("-o", "--output", required=True, metavar="PNG", help="output image file")
+
+    # ---- robmat: the lead adds the `robmat` subcommand (SpaceLib Rob_Mat files) here ----
+
+    return p
+
+
+def _load(args) -> tuple[object, np.ndarray | None]:
+    from robogui.io.robotfile import RobotFileError, load_robot
+
+    try:
+        robot = load_robot(args.robot)
+    except (RobotFileError, OSError) as exc:
+        raise SystemExit(f"robogui: {exc}") from None
+    try:
+        q = parse_q(robot, args.q, args.deg)
+    except ValueError as exc:
+        raise SystemExit(f"robogui: {exc}") from None
+    return robot, q
+
+
+def _render(args) -> int:
+    robot, q = _load(args)
+    from robogui.session.session import DisplayOptions
+
+    display = DisplayOptions(projection=args.projection, show_shadow=not args.no_shadow,
+                             wrist_labels="noa" if args.noa else "xyz",
+                             show_link_frames=args.frames)
+    from robogui.app.render import render_robot  # Qt only from here on
+
+    try:
+        img = render_robot(robot, q, view=args.view, size=args.size, path=args.output,
+                           display=display)
+    except OSError as exc:
+        raise SystemExit(f"robogui: {exc}") from None
+    print(f"wrote {args.output} ({img.width()}x{img.height()})")
+    return 0
+
+
+def _gui(args) -> int:
+    robot, q = _load(args)
+    from robogui.session.session import Session
+
+    session = Session(robot, q)
+    from robogui.app.main_window import run_app  # Qt only from here on
+
+    return run_app(session, screenshot=args.screenshot,
+                   quit_after_screenshot=args.quit_after_screenshot,
+                   report_first_frame=args.report_first_frame, size=args.size,
+                   view=args.view if args.view != "iso" else None,
+                   restore=not args.no_restore, library_name=args.robot)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "render":
+        return _render(args)
+    return _gui(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""Arm configuration (left/right, elbow up/down, wrist flip) of Puma-like arms, from frames.
+
+A Puma-like arm is 6R, standard D-H, with the Puma's twists
+``alpha = (+-pi/2, 0, -+pi/2, +-pi/2, -+pi/2, 0)``, ``a1 = a4 = a5 = a6 = 0`` and
+``d5 = 0`` so that frames 4 and 5 share the wrist centre W.
+
+The three indicators are the ones that select a branch in Paul & Zhang's closed
+form solution as written in the Robotics Toolbox r6 ``ikine560`` (this is not an
+inverse kinematics: it reads the branch off a configuration already known):
+
+* **left/right** - r6 picks ``theta1 = atan2(Py, Px) + asin(d3/r)`` for a right arm and
+  ``atan2(Py, Px) + pi - asin(d3/r)`` for a left arm, which makes
+  ``V114 = Px cos(theta1) + Py sin(theta1)`` non-negative (right) or negative (left).
+  ``V114`` is the wrist centre's coordinate along x1: ``W1.x`` with
+  ``W1 = R1^T (W - o1)``.
+* **up/down** - r6 takes ``theta2 = atan2(Pz, V114) + n2 * Psi`` with ``Psi`` in [0, pi]
+  and ``n2 = +1`` for right-up / left-down, ``-1`` for right-down / left-up. In frame 1,
+  ``(V114, Pz)`` is ``(W1.x, W1.y)`` and ``theta2`` is the angle of x2, so
+  ``n2 = sign(wrap(angle(x2 in frame 1) - atan2(W1.y, W1.x)))`` and the elbow is up when
+  ``n2`` has the sign of the arm (+1 right, -1 left).
+* **flip** - r6 takes ``theta4 = atan2(n4 V323, n4 V313)`` (``n4 = +1`` no flip, ``-1``
+  flip), which gives ``theta5 = atan2(-n4 * rho, .)`` with ``rho >= 0``: no flip has
+  ``sin(theta5) <= 0``. ``sin(theta5) = z4 . (x4 x x5)``.
+
+Letters follow r6: ``"l"|"r"``, ``"u"|"d"``, ``"n"|"f"``; e.g. ``"lun"``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["is_puma_like", "arm_config", "describe_config"]
+
+_PUMA_ALPHA = np.array([1.0, 0.0, -1.0, 1.0, -1.0, 0.0]) * (math.pi / 2)
+
+
+def is_puma_like(robot) -> bool:
+    """True for a 6R standard D-H arm with the Puma 560's joint layout and a spherical wrist."""
+    if robot.n != 6 or robot.is_mdh or robot.structure != "RRRRRR":
+        return False
+    dh = robot.dh_arrays
+    # the whole arm mirrored (all twists negated) is the same layout
+    same = np.allclose(dh.alpha, _PUMA_ALPHA, atol=1e-6)
+    mirrored = np.allclose(dh.alpha, -_PUMA_ALPHA, atol=1e-6)
+    return bool((same or mirrored) and np.allclose(dh.a[[0, 3, 4, 5]], 0.0, atol=1e-9)
+                and abs(dh.d[4]) < 1e-9)
+
+
+def _wrap(angle: np.ndarray) -> np.ndarray:
+    return (angle + np.pi) % (2 * np.pi) - np.pi
+
+
+def arm_config(frames: np.ndarray) -> str | list[str]:
+    """Configuration letters of a Puma-like arm from its ``fkine_all`` frames.
+
+    frames: (7, 4, 4) -> ``"lun"``-style string; (m, 7, 4, 4) -> list of m strings.
+    The caller checks :func:`is_puma_like`; the tool does not matter (frames 0-5 are used).
+    """
+    F = np.asarray(frames, dtype=float)
+    if F.shape[-3:] != (7, 4, 4):
+        raise ValueError(f"frames must have shape (7, 4, 4) or (m, 7, 4, 4), got {F.shape}")
+    single = F.ndim == 3
+    F = F.reshape(-1, 7, 4, 4)
+
+    R1, o1 = F[:, 1, :3, :3], F[:, 1, :3, 3]
+    W = F[:, 5, :3, 3]  # wrist centre: o4 = o5 for a spherical wrist
+    W1 = np.einsum("mji,mj->mi", R1, W - o1)  # R1^T (W - o1)
+    right = W1[:, 0] >= 0.0
+
+    x2_in_1 = np.einsum("mji,mj->mi", R1, F[:, 2, :3, 0])
+    delta = _wrap(np.arctan2(x2_in_1[:, 1], x2_in_1[:, 0]) - np.arctan2(W1[:, 1], W1[:, 0]))
+    n2 = np.where(delta >= 0.0, 1, -1)
+    up = n2 == np.where(right, 1, -1)
+
+    x4, z4, x5 = F[:, 4, :3, 0], F[:, 4, :3, 2], F[:, 5, :3, 0]
+    sin5 = np.einsum("mi,mi->m", z4, np.cross(x4, x5))
+    flip = sin5 > 1e-12
+
+    out = [("r" if r else "l") + ("u" if u else "d") + ("f" if f else "n")
+           for r, u, f in zip(right, up, flip, strict=True)]
+    return out[0] if single else out
+
+
+def describe_config(config: str) -> str:
+    """Words for a configuration string: ``"lun"`` -> ``"left, elbow up, no flip"``."""
+    if len(config) != 3 or config[0] not in "lr" or config[1] not in "ud" or config[2] not in "nf":
+        raise ValueError(f"config must be three letters l|r, u|d, n|f, got {config!r}")
+    return ", ".join([
+        "left" if config[0] == "l" else "right",
+        "elbow up" if config[1] == "u" else "elbow down",
+        "no flip" if config[2] == "n" else "wrist flipped",
+    ])

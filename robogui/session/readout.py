@@ -1,0 +1,117 @@
+"""Numbers the pose panel shows, in the user's units, and their text (Qt-free).
+
+Keeping this out of the widget lets the same text go to the clipboard and be
+tested without a GUI.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from robogui.engine.quaternion import UnitQuaternion
+from robogui.engine.transforms import tr2eul, tr2rpy
+
+from .armconfig import describe_config
+
+__all__ = ["ORIENTATION_LABELS", "length_scale", "angle_scale", "decimals", "position",
+           "orientation", "fmt", "pose_text", "matrix_text", "joint_text"]
+
+ORIENTATION_LABELS = {
+    "rpy": ("roll", "pitch", "yaw"),
+    "zyz": ("phi", "theta", "psi"),
+    "quaternion": ("s", "vx", "vy", "vz"),
+}
+
+
+def length_scale(unit: str) -> float:
+    """Display units per metre: ``"mm"`` -> 1000, ``"m"`` -> 1."""
+    try:
+        return {"mm": 1000.0, "m": 1.0}[unit]
+    except KeyError:
+        raise ValueError(f"length unit must be 'mm' or 'm', got {unit!r}") from None
+
+
+def angle_scale(unit: str) -> float:
+    """Display units per radian: ``"deg"`` -> 180/pi, ``"rad"`` -> 1."""
+    try:
+        return {"deg": 180.0 / math.pi, "rad": 1.0}[unit]
+    except KeyError:
+        raise ValueError(f"angle unit must be 'deg' or 'rad', got {unit!r}") from None
+
+
+def decimals(unit: str) -> int:
+    """Digits after the point for a unit: 0.01 mm, 10 um in m, 0.001 deg, 1e-5 rad."""
+    return {"mm": 2, "m": 5, "deg": 3, "rad": 5, "": 5}[unit]
+
+
+def position(T: np.ndarray, length_unit: str = "mm") -> np.ndarray:
+    """Translation of ``T`` (4, 4) in display units: (3,)."""
+    return np.asarray(T, float)[:3, 3] * length_scale(length_unit)
+
+
+def orientation(T: np.ndarray, kind: str = "rpy", angle_unit: str = "deg") -> np.ndarray:
+    """Orientation of ``T``: rpy (zyx) or ZYZ Euler angles (3,) in ``angle_unit``,
+    or quaternion components ``[s, vx, vy, vz]`` (4,) with s >= 0."""
+    if kind == "rpy":
+        return tr2rpy(T) * angle_scale(angle_unit)
+    if kind == "zyz":
+        return tr2eul(T) * angle_scale(angle_unit)
+    if kind == "quaternion":
+        q = UnitQuaternion(np.asarray(T, float))
+        return np.concatenate([[q.s], q.v])
+    raise ValueError(f"orientation must be 'rpy', 'zyz' or 'quaternion', got {kind!r}")
+
+
+def fmt(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals, never printed as a negative zero."""
+    s = f"{x:.{digits}f}"
+    return "0." + "0" * digits if s.lstrip("-") == "0." + "0" * digits else s  # no "-0.000"
+
+
+def matrix_text(T: np.ndarray, digits: int = 4) -> str:
+    """The 4x4 matrix, one row per line, aligned columns."""
+    rows = [[fmt(v, digits) for v in row] for row in np.asarray(T, float)]
+    width = max(len(c) for r in rows for c in r)
+    return "\n".join("  ".join(c.rjust(width) for c in r) for r in rows)
+
+
+def joint_text(q: np.ndarray, structure: str, angle_unit: str, length_unit: str) -> str:
+    """``q = [..]`` with each joint in its unit."""
+    parts = []
+    for qj, kind in zip(q, structure, strict=True):
+        unit = angle_unit if kind == "R" else length_unit
+        scale = angle_scale(unit) if kind == "R" else length_scale(unit)
+        parts.append(f"{fmt(qj * scale, decimals(unit))} {unit}")
+    return "q = [" + ", ".join(parts) + "]"
+
+
+def pose_text(T: np.ndarray, *, orientation_kind: str = "rpy", angle_unit: str = "deg",
+              length_unit: str = "mm", config: str | None = None,
+              manipulability: float | None = None, q=None, structure: str = "") -> str:
+    """Plain text of the pose readout (what "copy to clipboard" gives)."""
+    p = position(T, length_unit)
+    dl = decimals(length_unit)
+    lines = []
+    if q is not None:
+        lines.append(joint_text(q, structure, angle_unit, length_unit))
+    lines.append("position: " + ", ".join(
+        f"{n} = {fmt(v, dl)} {length_unit}" for n, v in zip("xyz", p, strict=True)))
+    o = orientation(T, orientation_kind, angle_unit)
+    names = ORIENTATION_LABELS[orientation_kind]
+    if orientation_kind == "quaternion":
+        lines.append("orientation (quaternion): " + ", ".join(
+            f"{n} = {fmt(v, 5)}" for n, v in zip(names, o, strict=True)))
+    else:
+        label = "roll-pitch-yaw (zyx)" if orientation_kind == "rpy" else "Euler ZYZ"
+        da = decimals(angle_unit)
+        lines.append(f"orientation ({label}): " + ", ".join(
+            f"{n} = {fmt(v, da)} {angle_unit}" for n, v in zip(names, o, strict=True)))
+    if config is not None:
+        lines.append(f"configuration: {config} ({describe_config(config)})")
+    if manipulability is not None:
+        lines.append(f"manipulability (Yoshikawa): {manipulability:.5g}")
+    lines.append("T =")
+    lines.append(matrix_text(T))
+    return "\n".join(lines)

@@ -1,0 +1,374 @@
+"""The Qt-free application state: robot, joint vector, tool, trajectory, playhead, display.
+
+Widgets observe a :class:`Session` through ``session.events`` and change it only
+through its methods. Derived quantities (frames, Jacobian, manipulability, gravity
+torque, arm configuration, joint-limit margins) are computed here, at most once per
+change, and cached until the next change.
+
+Events (each called with one argument):
+
+========== ==================================================================
+robot      a different robot was loaded (rebuild everything); value: Robot
+tool       the tool transform changed (same robot otherwise); value: (4, 4)
+q          the joint vector changed, while dragging or not; value: (n,)
+frames     link frames changed (after robot, tool or q); value: (n+1, 4, 4)
+trajectory a trajectory was set or cleared; value: the trajectory or None
+time       the playhead moved; value: float seconds
+changed    a change is complete ("released"): heavy updates may run; value: q
+========== ==================================================================
+
+Dragging a slider calls ``set_q(q, changing=True)`` repeatedly ("changing": only the
+frames are computed, for the 3D view) and ``finish_change()`` on release, which
+fires ``changed`` once. Any other ``set_q`` is complete at once and fires ``changed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from robogui.engine import kinematics
+from robogui.engine.checks import as_float_array, as_vector
+from robogui.engine.robot import Robot
+
+from . import armconfig
+from .observable import EventedModel, EventEmitter, Field, values_equal
+
+__all__ = ["Session", "DisplayOptions", "initial_q", "NEAR_LIMIT"]
+
+# a joint closer to a limit than this fraction of its range is "near" (amber)
+NEAR_LIMIT = 0.05
+# ... and closer than this fraction is "at" the limit (red)
+AT_LIMIT = 1e-3
+
+
+def _positive(value) -> float:
+    x = float(value)
+    if not np.isfinite(x) or x <= 0:
+        raise ValueError(f"must be a positive number, got {value!r}")
+    return x
+
+
+class DisplayOptions(EventedModel):
+    """What the 3D view and the panels show, and in which units."""
+
+    show_floor = Field(True, coerce=bool, doc="floor grid")
+    show_shadow = Field(True, coerce=bool, doc="shadow of the arm on the floor")
+    show_base = Field(True, coerce=bool, doc="pedestal from the floor up to the base")
+    show_links = Field(True, coerce=bool, doc="link sticks (cylinders along a and d)")
+    show_joints = Field(True, coerce=bool, doc="cylinders (revolute) and boxes (prismatic)")
+    show_wrist = Field(True, coerce=bool, doc="tool frame axes")
+    wrist_labels = Field("xyz", choices=("xyz", "noa"), doc="labels of the tool frame axes")
+    show_link_frames = Field(False, coerce=bool, doc="small axes on every link frame")
+    show_name = Field(True, coerce=bool, doc="robot name near joint 0")
+    mag = Field(1.0, coerce=_positive, doc="annotation scale factor (r6 'mag')")
+    projection = Field("perspective", choices=("perspective", "orthographic"))
+    angle_unit = Field("deg", choices=("deg", "rad"), doc="revolute joints and angles")
+    length_unit = Field("mm", choices=("mm", "m"), doc="prismatic joints and positions")
+    orientation = Field("rpy", choices=("rpy", "zyz", "quaternion"),
+                        doc="orientation shown by the pose panel")
+
+
+def initial_q(robot: Robot) -> np.ndarray:
+    """The pose a freshly loaded robot is shown in: ``qr``, else ``qz``, else zeros in limits."""
+    for name in ("qr", "qz"):
+        if name in robot.poses:
+            return robot.pose(name)
+    return robot.clip_q(np.zeros(robot.n))
+
+
+class Session(EventEmitter):
+    """What the user is working on. See the module docstring for the events.
+
+    >>> from robogui import Link, Robot
+    >>> s = Session(Robot([Link(a=1), Link(a=1)]))
+    >>> s.set_q([0, np.pi / 2]); s.T[:2, 3].round(6)
+    array([1., 1.])
+    """
+
+    EVENTS = ("robot", "tool", "q", "frames", "trajectory", "time", "changed")
+
+    def __init__(self, robot: Robot, q=None, display: DisplayOptions | None = None):
+        self._init_events(self.EVENTS)
+        self.display = display if display is not None else DisplayOptions()
+        self._robot = self._check_robot(robot)
+        self._q = self._check_q(initial_q(robot) if q is None else q)
+        self._trajectory = None
+        self._time = 0.0
+        self._changing = False  # a drag is in progress (set_q(..., changing=True))
+        self._cache: dict[str, Any] = {}
+
+    # -- robot and tool ------------------------------------------------------------
+    @staticmethod
+    def _check_robot(robot) -> Robot:
+        if not isinstance(robot, Robot):
+            raise ValueError(f"robot must be a Robot, got {type(robot).__name__}")
+        return robot
+
+    @property
+    def robot(self) -> Robot:
+        return self._robot
+
+    @robot.setter
+    def robot(self, robot: Robot) -> None:
+        self.set_robot(robot)
+
+    def set_robot(self, robot: Robot, q=None) -> None:
+        """Show another robot at ``q`` (default :func:`initial_q`).
+
+        Fires robot, q, frames and changed (once each); trajectory if it no longer fits.
+        """
+        robot = self._check_robot(robot)
+        q_new = self._check_q(initial_q(robot) if q is None else q, robot)
+        same = robot == self._robot
+        with self.batch():
+            if not same:
+                self._robot = robot
+                self._cache.clear()
+                if self._trajectory is not None and np.shape(self._trajectory.q)[1] != robot.n:
+                    self._trajectory = None
+                    self._emit("trajectory", None)
+                self._emit("robot", robot)
+                self._emit("frames", lazy=lambda: self.frames)
+            if not same or q is not None:
+                self._store_q(q_new, changing=False, force=not same)
+
+    @property
+    def tool(self) -> np.ndarray:
+        """The tool transform (4, 4) of the current robot."""
+        return self._robot.tool
+
+    @tool.setter
+    def tool(self, T) -> None:
+        self.set_tool(T)
+
+    def set_tool(self, T) -> None:
+        """Replace the tool transform; fires tool, frames, changed (not robot)."""
+        T = np.asarray(as_float_array(T, "tool"))
+        if values_equal(T, self._robot.tool):
+            return
+        with self.batch():
+            self._robot = self._robot.with_tool(T)  # validates T
+            self._cache.clear()
+            self._emit("tool", self._robot.tool)
+            self._emit("frames", lazy=lambda: self.frames)
+            self._emit("changed", lazy=lambda: self.q)
+
+    # -- joint vector ----------------------------------------------------------------
+    def _check_q(self, q, robot: Robot | None = None) -> np.ndarray:
+        robot = robot or self._robot
+        q = as_vector(q, robot.n, "q").copy()
+        q.setflags(write=False)  # the session's q is only changed through set_q
+        return q
+
+    @property
+    def q(self) -> np.ndarray:
+        """Joint vector (n,), radians / metres; read-only array."""
+        return self._q
+
+    @q.setter
+    def q(self, q) -> None:
+        self.set_q(q)
+
+    @property
+    def is_changing(self) -> bool:
+        """True while a drag is in progress (between changing set_q calls and finish_change)."""
+        return self._changing
+
+    def set_q(self, q, *, changing: bool = False) -> None:
+        """Set the joint vector. ``changing=True`` while dragging: only frames are updated.
+
+        Fires q and frames on a real change, and changed when the change is complete.
+        """
+        self._store_q(self._check_q(q), changing=changing)
+
+    def set_joint(self, j: int, value: float, *, changing: bool = False) -> None:
+        """Set joint ``j`` (0-based) to ``value`` (rad or m), keeping the others."""
+        if not 0 <= int(j) < self._robot.n:
+            raise ValueError(f"j must be a joint index in 0..{self._robot.n - 1}, got {j}")
+        q = np.array(self._q)
+        q[int(j)] = float(value)
+        self.set_q(q, changing=changing)
+
+    def finish_change(self) -> None:
+        """End a drag: fires changed once if the drag changed q."""
+        if self._changing:
+            self._changing = False
+            self._emit("changed", lazy=lambda: self.q)
+
+    def _store_q(self, q: np.ndarray, *, changing: bool, force: bool = False) -> None:
+        if not force and values_equal(q, self._q):
+            if not changing:
+                self.finish_change()
+            return
+        with self.batch():
+            self._q = q
+            self._cache.clear()
+            self._emit("q", q)
+            self._emit("frames", lazy=lambda: self.frames)
+            if changing:
+                self._changing = True
+            else:
+                self._changing = False
+                self._emit("changed", lazy=lambda: self.q)
+
+    def go_to_pose(self, name: str) -> None:
+        """Move to the robot's named pose (e.g. ``"qr"``); unknown names raise ValueError."""
+        self.set_q(self._robot.pose(name))
+
+    def zero(self) -> None:
+        """All joints to zero (clipped into the limits)."""
+        self.set_q(self._robot.clip_q(np.zeros(self._robot.n)))
+
+    def randomize(self, seed=None) -> None:
+        """A random configuration uniformly within the joint limits."""
+        self.set_q(self._robot.random_q(seed=seed))
+
+    # -- trajectory and playhead ----------------------------------------------------
+    @property
+    def trajectory(self):
+        """The current trajectory (an object with ``t`` (k,) and ``q`` (k, n)) or None."""
+        return self._trajectory
+
+    def set_trajectory(self, trajectory) -> None:
+        """Set (or clear, with None) the trajectory; the playhead goes to its start."""
+        if trajectory is not None:
+            t = as_float_array(getattr(trajectory, "t", None), "trajectory.t")
+            qt = as_float_array(getattr(trajectory, "q", None), "trajectory.q")
+            if t.ndim != 1 or t.size < 1:
+                raise ValueError(f"trajectory.t must have shape (k,), k >= 1, got {t.shape}")
+            if qt.shape != (t.size, self._robot.n):
+                raise ValueError(
+                    f"trajectory.q must have shape ({t.size}, {self._robot.n}), got {qt.shape}")
+            if np.any(np.diff(t) < 0) or not np.all(np.isfinite(t)):
+                raise ValueError("trajectory.t must be finite and non-decreasing")
+        with self.batch():
+            self._trajectory = trajectory
+            self._emit("trajectory", trajectory)
+            if trajectory is not None:
+                self.set_time(float(np.asarray(trajectory.t)[0]))
+
+    @property
+    def time(self) -> float:
+        """Playhead time in seconds."""
+        return self._time
+
+    @property
+    def time_range(self) -> tuple[float, float] | None:
+        if self._trajectory is None:
+            return None
+        t = np.asarray(self._trajectory.t, dtype=float)
+        return float(t[0]), float(t[-1])
+
+    def q_at(self, t) -> np.ndarray:
+        """Trajectory joint vector at time(s) ``t``, interpolated: () -> (n,), (k,) -> (k, n)."""
+        if self._trajectory is None:
+            raise ValueError("there is no trajectory")
+        tt = np.asarray(self._trajectory.t, dtype=float)
+        qt = np.asarray(self._trajectory.q, dtype=float)
+        ts = as_float_array(t, "t")
+        # loop over the n joints only; np.interp vectorises over the samples
+        out = np.stack([np.interp(ts, tt, qt[:, j]) for j in range(qt.shape[1])], axis=-1)
+        return out
+
+    def set_time(self, t: float, *, changing: bool = True) -> None:
+        """Move the playhead (clamped to the trajectory) and the robot with it.
+
+        The default ``changing=True`` treats playback like a drag: call
+        :meth:`finish_change` when playback stops.
+        """
+        t = float(t)
+        if not np.isfinite(t):
+            raise ValueError(f"t must be finite, got {t}")
+        span = self.time_range
+        if span is not None:
+            t = min(max(t, span[0]), span[1])
+        with self.batch():
+            if t != self._time:
+                self._time = t
+                self._emit("time", t)
+            if span is not None:
+                self.set_q(self.q_at(t), changing=changing)
+
+    # -- derived quantities (cached until the next change) ---------------------------
+    def _derived(self, key: str, compute: Callable[[], Any]) -> Any:
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = compute()
+            return value
+
+    @property
+    def frames(self) -> np.ndarray:
+        """Base and link frames, ``fkine_all``: (n+1, 4, 4); the last has the tool."""
+        return self._derived("frames", lambda: kinematics.fkine_all(self._robot, self._q))
+
+    @property
+    def T(self) -> np.ndarray:
+        """End-effector pose (4, 4), base and tool included."""
+        return self.frames[-1]
+
+    @property
+    def jacobian(self) -> np.ndarray:
+        """Jacobian in the base frame, ``jacob0``: (6, n), rows vx vy vz wx wy wz."""
+        def compute():
+            from robogui.engine.jacobians import jacob0
+
+            return jacob0(self._robot, self._q)
+
+        return self._derived("jacobian", compute)
+
+    @property
+    def manipulability(self) -> float:
+        """Yoshikawa manipulability ``sqrt(det(J J^T))``."""
+        def compute():
+            from robogui.engine.manipulability import manipulability
+
+            return float(manipulability(self._robot, self._q, method="yoshikawa"))
+
+        return self._derived("manipulability", compute)
+
+    @property
+    def gravity_torque(self) -> np.ndarray | None:
+        """Joint torques that hold the arm against gravity, ``gravload``: (n,), or None
+        for a robot without dynamic parameters."""
+        def compute():
+            if not self._robot.has_dynamics:
+                return None
+            from robogui.engine.dynamics import gravload
+
+            return np.asarray(gravload(self._robot, self._q), dtype=float)
+
+        return self._derived("gravity_torque", compute)
+
+    @property
+    def is_puma_like(self) -> bool:
+        """True when the arm configuration letters (l/r, u/d, n/f) apply."""
+        return self._derived("puma_like", lambda: armconfig.is_puma_like(self._robot))
+
+    @property
+    def arm_config(self) -> str | None:
+        """r6 configuration letters, e.g. ``"lun"``, for Puma-like arms; else None."""
+        return self._derived(
+            "arm_config", lambda: armconfig.arm_config(self.frames) if self.is_puma_like else None)
+
+    @property
+    def limit_margin(self) -> np.ndarray:
+        """Distance of each joint to its nearest limit as a fraction of its range: (n,).
+
+        Negative when a joint is beyond a limit.
+        """
+        def compute():
+            lim = self._robot.qlim
+            span = np.maximum(lim[:, 1] - lim[:, 0], 1e-12)
+            return np.minimum(self._q - lim[:, 0], lim[:, 1] - self._q) / span
+
+        return self._derived("limit_margin", compute)
+
+    @property
+    def limit_state(self) -> np.ndarray:
+        """Per joint 0 inside, 1 near a limit (amber), 2 at or beyond a limit (red): (n,) int."""
+        m = self.limit_margin
+        return np.where(m <= AT_LIMIT, 2, np.where(m <= NEAR_LIMIT, 1, 0))

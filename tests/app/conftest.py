@@ -1,0 +1,81 @@
+"""Qt setup for the app tests: real GL through the xcb platform (Xvfb + Mesa llvmpipe).
+
+Run with ``xvfb-run -a -s "-screen 0 1920x1080x24" python -m pytest tests/app``.
+Settings go to a temporary INI file, never to the user's configuration.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+# the GL tests must render for real: no offscreen/minimal platform fakes
+os.environ.pop("QT_QPA_PLATFORM", None)
+# shared GL contexts, as robogui's own QApplication sets them (before it exists)
+QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _real_display(qapp):
+    name = QtWidgets.QApplication.platformName()
+    assert name == "xcb", (f"app tests need a real X server (xvfb-run), Qt platform is {name!r}")
+    from robogui.app import style
+
+    style.apply_dark_theme(qapp)
+    return qapp
+
+
+@pytest.fixture
+def settings(tmp_path):
+    from robogui.app.settings import Settings
+
+    return Settings(QtCore.QSettings(str(tmp_path / "robogui.ini"),
+                                     QtCore.QSettings.Format.IniFormat))
+
+
+@pytest.fixture
+def puma():
+    from robogui.io.robotfile import load_robot
+
+    return load_robot("puma560")
+
+
+@pytest.fixture
+def session(puma):
+    from robogui.session import Session
+
+    return Session(puma)
+
+
+class ErrorLog(list):
+    """An injectable error presenter: records (title, text) instead of showing a dialog."""
+
+    def __call__(self, title: str, text: str) -> None:
+        self.append((title, text))
+
+
+@pytest.fixture
+def errors():
+    return ErrorLog()
+
+
+@pytest.fixture
+def window(qtbot, session, settings, errors):
+    from robogui.app.main_window import MainWindow
+
+    win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def numbers():
+    """Floats shown by a list of QLabels."""
+    return lambda labels: np.array([float(lab.text().split()[0]) for lab in labels])

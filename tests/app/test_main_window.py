@@ -1,0 +1,168 @@
+"""Main window: robot library and files, bad files, menus, settings, screenshots, errors."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from robogui.app import library
+from robogui.app.dh_table import dh_rows
+from robogui.app.errors import install_excepthook
+from robogui.app.main_window import MainWindow
+from robogui.io.robotfile import RobotFileError, load_robot, save_robot
+
+BAD = """format = "robogui-robot 1"
+name = "broken"
+convention = "standard"
+units = "rad"
+
+[[links]]
+joint = "R"
+d = 0.0
+a = 1.0
+alpha = "ninety"
+"""
+
+
+def test_loading_a_bad_file_keeps_the_robot_and_shows_the_error(window, session, errors,
+                                                                 tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text(BAD)
+    robot, q = session.robot, session.q.copy()
+    with pytest.raises(RobotFileError) as info:
+        load_robot(bad)
+    assert window.open_robot(bad) is False
+    assert session.robot is robot
+    np.testing.assert_array_equal(session.q, q)
+    assert errors == [("Cannot open robot", str(info.value))]
+    assert "broken.toml" in errors[0][1] and "alpha" in errors[0][1]
+    assert window.open_robot(tmp_path / "missing.toml") is False
+    assert "missing.toml" in errors[1][1]
+    assert len(window.joint_panel.rows) == 6
+
+
+def test_default_error_presenter_is_a_non_modal_box(qtbot, session, settings, tmp_path):
+    win = MainWindow(session, settings=settings, restore=False)
+    qtbot.addWidget(win)
+    win.show()
+    bad = tmp_path / "broken.toml"
+    bad.write_text(BAD)
+    assert not win.open_robot(bad)  # returns at once: nothing blocks
+    boxes = [b for b in win.findChildren(QtWidgets.QMessageBox) if b.objectName() == "errorBox"]
+    assert len(boxes) == 1 and boxes[0].isVisible()
+    assert "broken.toml" in boxes[0].text() and not boxes[0].isModal()
+    boxes[0].close()
+    assert session.robot.name == "Puma 560"
+
+
+def test_library_picker_and_files(window, session, settings, tmp_path):
+    picker = window.picker
+    assert "stanford" in picker.names and len(picker.names) >= 12
+    picker.activated.emit(picker.names.index("stanford"))
+    assert session.robot.name == "Stanford arm" and session.robot.structure == "RRPRRR"
+    assert picker.currentText() == "stanford" and len(window.joint_panel.rows) == 6
+    assert "Stanford arm" in window.windowTitle()
+    # a robot saved to a file opens from it and goes into the recent files
+    r = load_robot("twolink").replace(name="my arm")
+    path = save_robot(r, tmp_path / "my_arm.toml")
+    assert window.open_robot(str(path))
+    assert session.robot.name == "my arm" and picker.currentIndex() == -1
+    assert settings.recent_files()[0] == str(path.resolve())
+    window._fill_recent()
+    assert [a.text() for a in window.recent_menu.actions()] == ["my_arm.toml"]
+
+
+def test_menus_and_view_toggles(window, session):
+    titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert titles == ["File", "Robot", "View", "Help"]
+    act = window.toggle_actions["show_shadow"]
+    assert act.isChecked()
+    act.trigger()
+    assert session.display.show_shadow is False
+    session.display.show_shadow = True
+    assert act.isChecked()
+    window.act_ortho.trigger()
+    assert session.display.projection == "orthographic"
+    assert window.view._projection == "orthographic"
+    window.camera_actions["top"].trigger()
+    assert window.view.opts["elevation"] == 90
+    window.act_noa.setChecked(True)
+    assert session.display.wrist_labels == "noa"
+    box = window.show_shortcuts()
+    assert "Ctrl+O" in box.text()
+    box.close()
+
+
+def test_dh_table_shows_the_robot(window, session):
+    assert window.dh_dock.isHidden()
+    window.dh_dock.toggleViewAction().trigger()
+    assert window.dh_dock.isVisible()
+    t = window.dh_table.table
+    assert t.rowCount() == 6
+    head, rows = dh_rows(session.robot, "deg")
+    assert [t.horizontalHeaderItem(k).text() for k in range(t.columnCount())] == head
+    assert t.item(1, 4).text() == "0.4318" and t.item(0, 5).text() == "90 deg"
+    assert t.item(1, 9).text() == "17.4"  # Puma link 2 mass
+    assert t.item(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsEditable == QtCore.Qt.ItemFlag(0)
+    window.open_robot("puma560akb")
+    assert window.dh_table.table.horizontalHeaderItem(4).text() == "a(i-1)"
+
+
+def test_settings_persist_layout_units_and_recent(qtbot, session, settings, tmp_path):
+    win = MainWindow(session, settings=settings, restore=False)
+    qtbot.addWidget(win)
+    win.resize(1234, 777)
+    win.show()
+    qtbot.waitExposed(win)
+    win.dh_dock.show()
+    session.display.update(angle_unit="rad", orientation="quaternion", show_shadow=False)
+    win.close()
+    from robogui.session import Session
+
+    s2 = Session(session.robot)
+    win2 = MainWindow(s2, settings=settings)
+    qtbot.addWidget(win2)
+    win2.show()
+    qtbot.waitExposed(win2)
+    assert (win2.width(), win2.height()) == (1234, 777)
+    assert win2.dh_dock.isVisible()
+    assert s2.display.angle_unit == "rad" and s2.display.orientation == "quaternion"
+    assert s2.display.show_shadow is False
+    assert win2.joint_panel.rows[0].unit.text() == "rad"
+    win2.close()
+
+
+def test_screenshot_of_the_window(window, tmp_path):
+    path = window.save_screenshot(tmp_path / "shot.png")
+    img = QtGui.QImage(str(path))
+    assert (img.width(), img.height()) == (window.width(), window.height())
+    # the 3D view is in it (not a black hole): its centre has the view's content
+    c = window.view.mapTo(window, window.view.rect().center())
+    view_img = window.view.grab_image()
+    p1 = QtGui.QColor(img.pixel(c)).getRgb()[:3]
+    p2 = QtGui.QColor(view_img.pixel(window.view.rect().center())).getRgb()[:3]
+    assert np.abs(np.subtract(p1, p2)).max() <= 3
+    with pytest.raises(OSError):
+        window.save_screenshot(tmp_path / "no_such_dir" / "x.png")
+
+
+def test_uncaught_slot_errors_are_shown_not_fatal(errors):
+    old = install_excepthook(errors)
+    try:
+        try:
+            raise ValueError("q must have shape (6,)")
+        except ValueError:
+            sys.excepthook(*sys.exc_info())
+    finally:
+        sys.excepthook = old
+    assert errors[0][0] == "Unexpected error" and "q must have shape (6,)" in errors[0][1]
+
+
+def test_load_into_session_reports_and_keeps(session, errors, tmp_path):
+    assert not library.load_into_session(session, "no_such_robot_name", errors)
+    assert session.robot.name == "Puma 560" and len(errors) == 1
+    assert library.load_into_session(session, "ur5", errors)
+    assert session.robot.name == "UR5"
