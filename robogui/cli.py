@@ -99,7 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--frames", action="store_true", help="draw every link frame")
     r.add_argument("-o", "--output", required=True, metavar="PNG", help="output image file")
 
-    # ---- robmat: the lead adds the `robmat` subcommand (SpaceLib Rob_Mat files) here ----
+    # its options are parsed by robogui.io.robmat itself (see main)
+    sub.add_parser("robmat", add_help=False,
+                   help="SpaceLib Rob_Mat: positions, velocities, accelerations and joint "
+                        "actions of ROBOT.DAT along MOTION.MOT (robogui robmat -h)")
 
     return p
 
@@ -151,6 +154,11 @@ def _gui(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["robmat"]:
+        from robogui.io.robmat import robmat_main
+
+        return robmat_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.command == "render":
         return _render(args)
