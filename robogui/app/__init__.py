@@ -6,7 +6,3 @@ import OpenGL
 # hundred GL calls per frame that check costs more than the calls. Must be set
 # before OpenGL.GL is first imported (pyqtgraph.opengl imports it).
 OpenGL.ERROR_CHECKING = False
-
-from ._pyside_fix import protect_none  # noqa: E402
-
-protect_none()  # PySide6 6.12 + CPython 3.11 drops a reference to None per void call
