@@ -28,18 +28,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best_time  # noqa: E402
+
 M_STATES = 10_000
-
-
-def _best(fn, repeat: int = 7, number: int = 1) -> float:
-    """Best wall time of ``fn`` over ``repeat`` runs of ``number`` calls, per call (s)."""
-    best = math.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
 
 
 def _pinocchio(robot):
@@ -111,43 +102,43 @@ def run(rows: list) -> None:
                 raise RuntimeError(f"Pinocchio disagrees with robogui ({e1:.3g}, {e2:.3g})")
 
     # batch inverse dynamics
-    ours = _best(lambda: D.rne(puma, q, qd, qdd))
-    rtb_s = _best(lambda: theirs.rne(q, qd, qdd), repeat=3) if theirs is not None else None
+    ours = best_time(lambda: D.rne(puma, q, qd, qdd))
+    rtb_s = best_time(lambda: theirs.rne(q, qd, qdd), repeat=3) if theirs is not None else None
     pin_s = None
     if pinned is not None:
         def pin_rne():
             for k in range(M_STATES):
                 pin.rnea(model, data, q[k], qd[k], qdd[k])
-        pin_s = _best(pin_rne, repeat=3)
+        pin_s = best_time(pin_rne, repeat=3)
     rows.append(_row(f"rne, {M_STATES:,} states", ours, rtb_s, pin_s, ">= 3x"))
 
     # batch inertia matrix
-    ours = _best(lambda: D.inertia(puma, q))
+    ours = best_time(lambda: D.inertia(puma, q))
     rtb_s = None
     if theirs is not None:
         few = 500  # RTB-Py's inertia is slow: time a slice and scale
-        rtb_s = _best(lambda: theirs.inertia(q[:few]), repeat=1) * (M_STATES / few)
+        rtb_s = best_time(lambda: theirs.inertia(q[:few]), repeat=1) * (M_STATES / few)
     pin_s = None
     if pinned is not None:
         def pin_crba():
             for k in range(M_STATES):
                 pin.crba(model, data, q[k])
-        pin_s = _best(pin_crba, repeat=3)
+        pin_s = best_time(pin_crba, repeat=3)
     rows.append(_row(f"inertia, {M_STATES:,} states", ours, rtb_s, pin_s, ">= 3x"))
 
     # one state, gravity torque (slider bundle)
     q1 = puma.pose("qn")
-    ours = _best(lambda: D.gravload(puma, q1), repeat=5, number=2000)
-    rtb_s = _best(lambda: theirs.gravload(q1), repeat=5, number=200) if theirs else None
+    ours = best_time(lambda: D.gravload(puma, q1), repeat=5, number=2000)
+    rtb_s = best_time(lambda: theirs.gravload(q1), repeat=5, number=200) if theirs else None
     pin_s = None
     if pinned is not None:
-        pin_s = _best(lambda: pin.computeGeneralizedGravity(model, data, q1), repeat=5,
+        pin_s = best_time(lambda: pin.computeGeneralizedGravity(model, data, q1), repeat=5,
                       number=2000)
     rows.append(_row("gravload, one state", ours, rtb_s, pin_s, "lean"))
 
     # trajectory plots: torque components plus two manipulability measures
     traj = jtraj(puma.pose("qr"), puma.pose("qn"), np.linspace(0, 2, M_STATES))
-    t_comp = _best(lambda: D.torque_components(puma, traj.q, traj.qd, traj.qdd))
+    t_comp = best_time(lambda: D.torque_components(puma, traj.q, traj.qd, traj.qdd))
     rows.append(_row(f"torque components, {M_STATES:,}-point trajectory", t_comp))
 
     def plots():
@@ -155,17 +146,17 @@ def run(rows: list) -> None:
         manipulability(puma, traj.q, method="yoshikawa")
         manipulability(puma, traj.q, method="asada")
 
-    rows.append(_row(f"components + Yoshikawa + Asada, {M_STATES:,} points", _best(plots),
+    rows.append(_row(f"components + Yoshikawa + Asada, {M_STATES:,} points", best_time(plots),
                      target="< 200 ms"))
 
     # Coriolis matrix and forward dynamics, for information
     rows.append(_row("coriolis matrix, 1,000 states",
-                     _best(lambda: D.coriolis(puma, q[:1000], qd[:1000]), repeat=3)))
+                     best_time(lambda: D.coriolis(puma, q[:1000], qd[:1000]), repeat=3)))
     from robogui.engine.fdyn import fdyn
 
     free = puma.nofriction()
     rows.append(_row("fdyn 1 s from qn (RK45, no Coulomb friction)",
-                     _best(lambda: fdyn(free, 1.0, puma.pose("qn")), repeat=3)))
+                     best_time(lambda: fdyn(free, 1.0, puma.pose("qn")), repeat=3)))
 
 
 def _fmt(seconds):

@@ -28,19 +28,10 @@ import numpy as np
 # run from a checkout without installing: the package is one folder up
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best_time  # noqa: E402
+
 M_STATES = 10_000
 N_POSES = 200
-
-
-def _best(fn, repeat: int = 5, number: int = 1) -> float:
-    """Best wall time of ``fn`` over ``repeat`` runs of ``number`` calls, per call (s)."""
-    best = math.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - t0) / number)
-    return best
 
 
 def _rtb_puma():
@@ -122,12 +113,12 @@ def run(rows: list) -> list:
     # -- batch fkine_all and jacob0 --------------------------------------------------
     fkine_all(robot, Q)  # builds the kinematics kernels
     jacob0(robot, Q)
-    t_fk = _best(lambda: fkine_all(robot, Q))
-    t_j0 = _best(lambda: jacob0(robot, Q))
+    t_fk = best_time(lambda: fkine_all(robot, Q))
+    t_j0 = best_time(lambda: jacob0(robot, Q))
     rtb_fk = rtb_j0 = pin_fk = pin_j0 = None
     if p is not None:
-        rtb_fk = _best(lambda: [p.fkine_all(q) for q in Q], repeat=1)
-        rtb_j0 = _best(lambda: [p.jacob0(q) for q in Q], repeat=1)
+        rtb_fk = best_time(lambda: [p.fkine_all(q) for q in Q], repeat=1)
+        rtb_j0 = best_time(lambda: [p.jacob0(q) for q in Q], repeat=1)
     if pm is not None:
         pin, model, data, fid = pm
         W = pin.ReferenceFrame.LOCAL_WORLD_ALIGNED
@@ -154,8 +145,8 @@ def run(rows: list) -> list:
             for q in Q:
                 pin.computeFrameJacobian(model, data, q, fid, W)
 
-        pin_fk, pin_j0 = _best(pin_all, repeat=3), _best(pin_jac, repeat=3)
-        pin_fk_in_place = _best(pin_all_in_place, repeat=3)
+        pin_fk, pin_j0 = best_time(pin_all, repeat=3), best_time(pin_jac, repeat=3)
+        pin_fk_in_place = best_time(pin_all_in_place, repeat=3)
         pin_all()
         # the peer's frames are the same numbers (checked, not just timed)
         assert np.allclose(frames_out, fkine_all(robot, Q), atol=1e-9)
@@ -167,8 +158,8 @@ def run(rows: list) -> list:
     _row(rows, f"jacob0, {M_STATES} states", t_j0, rtb_j0, pin_j0, ">= 3x")
 
     # -- batch manipulability ---------------------------------------------------------
-    t_man = _best(lambda: manipulability(robot, Q))
-    rtb_man = _best(lambda: p.manipulability(Q), repeat=1) if p is not None else None
+    t_man = best_time(lambda: manipulability(robot, Q))
+    rtb_man = best_time(lambda: p.manipulability(Q), repeat=1) if p is not None else None
     _row(rows, f"manipulability, {M_STATES} states", t_man, rtb_man, None, ">= 20x (RTB)")
 
     # -- one state: what a slider move needs ------------------------------------------
@@ -186,7 +177,7 @@ def run(rows: list) -> list:
         return F, J, w, g
 
     bundle()
-    t_b = _best(bundle, repeat=7, number=200)
+    t_b = best_time(bundle, repeat=7, number=200)
     rtb_b = None
     if p is not None:
         def rtb_bundle():
@@ -196,7 +187,7 @@ def run(rows: list) -> list:
             if gravload is not None:
                 p.gravload(q1)
 
-        rtb_b = _best(rtb_bundle, repeat=5, number=50)
+        rtb_b = best_time(rtb_bundle, repeat=5, number=50)
     what = "fkine_all+jacob0+manip" + ("+gravload" if gravload is not None else "")
     _row(rows, f"one state: {what}", t_b, rtb_b, None, ">= 10x (RTB)")
 

@@ -7,9 +7,12 @@ was expected, instead of failing deep inside numpy.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = [
+    "as_scalar",
     "as_float_array",
     "as_vector",
     "as_joint_array",
@@ -26,6 +29,19 @@ def as_float_array(value, name: str) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be numeric, got {value!r}") from exc
     return arr
+
+
+def as_scalar(value, name: str, *, nonneg: bool = False) -> float:
+    """A finite float (not negative when ``nonneg``), or ValueError naming ``name``."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a number, got {value!r}") from exc
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    if nonneg and x < 0:
+        raise ValueError(f"{name} must not be negative, got {x}")
+    return x
 
 
 def _check_finite(arr: np.ndarray, name: str) -> None:

@@ -7,12 +7,12 @@ Angles are in radians, lengths in metres, SI units throughout.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .checks import as_float_array
+from .checks import as_scalar as _scalar
 
 __all__ = ["Link", "inertia_matrix", "inertia_vector"]
 
@@ -36,18 +36,6 @@ def inertia_vector(I: np.ndarray) -> list[float]:
     """The six values ``[Ixx Iyy Izz Ixy Iyz Ixz]`` of a 3x3 inertia matrix."""
     return [float(I[0, 0]), float(I[1, 1]), float(I[2, 2]),
             float(I[0, 1]), float(I[1, 2]), float(I[0, 2])]
-
-
-def _scalar(value, name: str, *, nonneg: bool = False) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a number, got {value!r}") from exc
-    if not math.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {x}")
-    if nonneg and x < 0:
-        raise ValueError(f"{name} must not be negative, got {x}")
-    return x
 
 
 @dataclass(frozen=True, eq=False)

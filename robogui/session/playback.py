@@ -20,22 +20,14 @@ import math
 
 import numpy as np
 
+from robogui.engine.checks import as_scalar as _finite_float
+
 __all__ = ["Playback", "MIN_SPEED", "MAX_SPEED", "SPEED_PRESETS"]
 
 MIN_SPEED = 0.1
 MAX_SPEED = 10.0
 #: speeds offered by the timeline's speed menu
 SPEED_PRESETS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
-
-
-def _finite_float(value, name: str) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a number, got {value!r}") from exc
-    if not math.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {x}")
-    return x
 
 
 class Playback:
