@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from robogui.engine.files import atomic_write_text
 from robogui.engine.robot import Robot
@@ -52,14 +52,8 @@ def choose_item(parent, title: str, label: str, items: list) -> str | None:
 
 def show_info(parent, title: str, text: str) -> QtWidgets.QMessageBox:
     """A non-modal information box (nothing waits for it)."""
-    box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Information, title, text,
-                                QtWidgets.QMessageBox.StandardButton.Ok, parent)
-    box.setObjectName("infoBox")
-    box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-    box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
-    box.show()
-    return box
+    return library.message_box(parent, QtWidgets.QMessageBox.Icon.Information, title, text,
+                               "infoBox")
 
 
 def ask_yes_no(parent, title: str, text: str) -> bool:

@@ -19,29 +19,48 @@ __all__ = ["ErrorPresenter", "load_into_session", "show_error", "ask_robot_file"
 #: ``present(title, text)``: how a failure is shown to the user
 ErrorPresenter = Callable[[str, str], None]
 
-FILE_FILTER = "Robot files (*.toml);;All files (*)"
+FILE_FILTER = ("Robot files (*.toml *.conf *.dat *.DAT);;robogui robot (*.toml);;"
+               "ROBOOP robot (*.conf);;SpaceLib Rob_Mat robot (*.dat *.DAT);;All files (*)")
 
 
 def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter) -> bool:
     """Load a library robot or file into ``session``; on failure call ``present`` and keep
-    the current robot. Returns True when the robot was loaded."""
+    the current robot. Returns True when the robot was loaded.
+
+    ROBOOP ``.conf`` and Rob_Mat ``.dat`` files go through :mod:`.legacy_import`, which
+    asks what those formats leave open (D-H convention, prismatic travel)."""
+    if Path(str(name_or_path)).suffix.lower() in (".conf", ".dat"):
+        from .legacy_import import open_legacy_robot
+
+        robot = open_legacy_robot(None, name_or_path, present_error=present)
+        if robot is None:
+            return False
+    else:
+        try:
+            robot = load_robot(name_or_path)
+        except RobotFileError as exc:
+            present("Cannot open robot", str(exc))
+            return False
+        except OSError as exc:
+            present("Cannot open robot", f"{name_or_path}: {exc.strerror or exc}")
+            return False
     try:
-        robot = load_robot(name_or_path)
-    except RobotFileError as exc:
-        present("Cannot open robot", str(exc))
+        session.set_robot(robot)
+    except ValueError as exc:  # e.g. a robot the session cannot pose
+        present("Cannot open robot", f"{name_or_path}: {exc}")
         return False
-    except OSError as exc:
-        present("Cannot open robot", f"{name_or_path}: {exc.strerror or exc}")
-        return False
-    session.set_robot(robot)
     return True
 
 
 def show_error(parent: QtWidgets.QWidget | None, title: str, text: str) -> QtWidgets.QMessageBox:
     """A non-modal warning box (the GUI keeps running; tests can find and close it)."""
-    box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, title, text,
-                                QtWidgets.QMessageBox.StandardButton.Ok, parent)
-    box.setObjectName("errorBox")
+    return message_box(parent, QtWidgets.QMessageBox.Icon.Warning, title, text, "errorBox")
+
+
+def message_box(parent, icon, title: str, text: str, object_name: str) -> QtWidgets.QMessageBox:
+    """A non-modal, selectable-text message box that deletes itself when closed."""
+    box = QtWidgets.QMessageBox(icon, title, text, QtWidgets.QMessageBox.StandardButton.Ok, parent)
+    box.setObjectName(object_name)
     box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
     box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
     box.setWindowModality(QtCore.Qt.WindowModality.NonModal)

@@ -284,3 +284,19 @@ def test_install_into_the_real_main_window(window, session):
     assert extras.import_robot_file(PUMA_CONF) is True
     assert session.robot.name == "Unimation Puma 560"
     assert "Unimation Puma 560" in window.windowTitle()
+
+
+def test_open_robot_file_routes_legacy_files_and_keeps_the_robot_on_error(qtbot, tmp_path):
+    from robogui.app.library import load_into_session
+
+    session = Session(load_robot("puma560"))
+    errors = []
+    present = lambda title, text: errors.append(text)  # noqa: E731
+    # a Rob_Mat robot: its prismatic joint gets a travel, so the session can pose it
+    assert load_into_session(session, SAMPLES / "scara.dat", present)
+    assert session.robot.structure == "RRP" and not errors
+    bad = tmp_path / "bad.conf"
+    bad.write_text("[ROBOT\ndof: 2\n")
+    assert not load_into_session(session, bad, present)
+    assert session.robot.structure == "RRP"
+    assert errors and "bad.conf" in errors[-1]
