@@ -1,7 +1,9 @@
 """The main window: 3D view in the centre, joint and pose panels in docks, menus.
 
-Later panels (teach pendant, timeline, plots) join through :meth:`MainWindow.add_panel`;
-the bottom dock area under the 3D view is kept free for the timeline and plots.
+The teach pendant (:mod:`robogui.app.teach`) adds the Jog, Go to and Program docks
+(tabbed under the pose panel), the playback timeline directly under the 3D view, ghost
+robots and the end-effector trail, and the Program and Trajectory menus. Other panels
+join through :meth:`MainWindow.add_panel`; the bottom dock area is kept for the plots.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from . import library, style
 from .bindings import bind_checkbox, field_ref
 from .dh_table import DHTable
 from .joint_panel import JointPanel
+from .menu_extras import install_symbolic_and_legacy_actions
 from .pose_panel import PosePanel
 from .settings import Settings
 from .view3d import CAMERA_PRESETS, RobotView
@@ -29,6 +32,11 @@ SHORTCUTS = [
     ("Ctrl+O", "open a robot file"),
     ("Ctrl+Shift+S", "save a screenshot of the window"),
     ("Ctrl+D", "show or hide the D-H table"),
+    ("Space", "3D view / timeline: play or pause the trajectory"),
+    ("Left / Right", "3D view / timeline: step the trajectory one sample"),
+    ("Q/A W/S E/D", "jog panel: +-X, +-Y, +-Z (held: continuous mode)"),
+    ("R/F T/G Y/H", "jog panel: +-Rx, +-Ry, +-Rz"),
+    ("Ctrl+R", "record the current configuration as a waypoint"),
     ("1 / 2 / 3 / 4", "camera: iso, front, side, top"),
     ("F", "fit the robot in the view"),
     ("O", "perspective / orthographic"),
@@ -55,7 +63,7 @@ class MainWindow(QtWidgets.QMainWindow):
     """
 
     def __init__(self, session, settings: Settings | None = None, error_presenter=None,
-                 restore: bool = True):
+                 restore: bool = True, *, teach: bool = True, autosave_path=None):
         super().__init__()
         self.session = session
         self.settings = settings if settings is not None else Settings()
@@ -86,9 +94,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dh_dock.hide()
         self.joint_dock.setMinimumWidth(400)
         self.pose_dock.setMinimumWidth(280)
+        self.teach = None
+        if teach:
+            from .teach import install_teach_pendant
+
+            self.teach = install_teach_pendant(
+                self, session, autosave_path=autosave_path or self._autosave_path(),
+                error_presenter=self.error_presenter)
 
         self._build_actions()
         self._build_menus()
+        self.legacy_actions = install_symbolic_and_legacy_actions(self, session)
         self._build_toolbar()
         self.status = self.statusBar()
         self._robot_label = QtWidgets.QLabel()
@@ -173,9 +189,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         m.addSeparator()
+        self.teach_menu_anchor = m.addSeparator()
         m.addAction(self.act_screenshot)
         m.addSeparator()
         m.addAction(self.act_quit)
+        self.file_menu = m
 
         m = mb.addMenu("&Robot")
         lib = m.addMenu("&Library")
@@ -205,10 +223,49 @@ class MainWindow(QtWidgets.QMainWindow):
         m.addSeparator()
         for dock in (self.joint_dock, self.pose_dock):
             m.addAction(dock.toggleViewAction())
+        if self.teach is not None:
+            for act in self.teach.view_actions():
+                m.addAction(act)
+            self._build_teach_menus(self.file_menu)
 
         m = mb.addMenu("&Help")
         m.addAction(self.act_shortcuts)
         m.addAction(self.act_about)
+
+    def _build_teach_menus(self, file_menu: QtWidgets.QMenu) -> None:
+        # File > Program and File > Trajectory (the top-level menus stay File, Robot, View, Help)
+        t = self.teach
+        m = QtWidgets.QMenu("Teach &program", file_menu)
+        file_menu.insertMenu(self.teach_menu_anchor, m)
+        m.addAction("&New program", t.program.new_program)
+        m.addAction("&Open program\u2026", t.program.open_dialog)
+        m.addAction("&Save program", t.program.save)
+        m.addAction("Save program &as\u2026", t.program.save_as_dialog)
+        m.addSeparator()
+        self.act_record = self._action("&Record waypoint", t.program.record, "Ctrl+R")
+        m.addAction(self.act_record)
+        m.addAction("&Check and load into the timeline", t.program.check)
+        self.addAction(self.act_record)  # Ctrl+R works with the menu closed too
+        tl = t.timeline
+        m = QtWidgets.QMenu("&Trajectory", file_menu)
+        file_menu.insertMenu(self.teach_menu_anchor, m)
+        for act in (tl.act_load, tl.act_demo, None, tl.act_export, tl.act_images, None,
+                    tl.act_clear):
+            if act is None:
+                m.addSeparator()
+            else:
+                m.addAction(act)
+
+    def _autosave_path(self) -> Path:
+        """Autosave next to the settings file (tests: their temporary INI), else the
+        user's application data folder."""
+        from .teach import default_autosave_path
+
+        name = self.settings.q.fileName()
+        if self.settings.q.format() == QtCore.QSettings.Format.IniFormat or name.endswith(
+                (".conf", ".ini")):
+            return Path(name).with_name("autosave.prog")
+        return default_autosave_path()
 
     def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
@@ -312,6 +369,8 @@ class MainWindow(QtWidgets.QMainWindow):
             "SpaceLib.</p>")
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        if self.teach is not None:
+            self.teach.close()
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)
         self.settings.sync()
@@ -334,8 +393,12 @@ def create_app(argv=None) -> QtWidgets.QApplication:
 
 def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bool = False,
             report_first_frame: bool = False, size: tuple[int, int] | None = None,
-            view: str | None = None, restore: bool = True, library_name: str | None = None) -> int:
-    """Show the main window for ``session`` and run the event loop; returns the exit code."""
+            view: str | None = None, restore: bool = True, library_name: str | None = None,
+            program: str | None = None, trajectory: str | None = None) -> int:
+    """Show the main window for ``session`` and run the event loop; returns the exit code.
+
+    ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up.
+    """
     from .errors import install_excepthook
 
     app = create_app()
@@ -345,6 +408,11 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
         win.set_origin(library_name)
     if size is not None:
         win.resize(*size)
+    if win.teach is not None:
+        if program:
+            win.teach.program.load_from(program)
+        if trajectory:
+            win.teach.timeline.load_csv(trajectory)
     win.show()
     if view is not None:
         win.set_view(view)

@@ -8,6 +8,7 @@ is the same meshes flattened onto the floor by a projection matrix.
 Interface: :meth:`RobotView.set_robot`, :meth:`RobotView.show_frames`,
 :meth:`RobotView.set_camera`, :meth:`RobotView.fit_to_robot`,
 :meth:`RobotView.set_projection`, :meth:`RobotView.grab_image`,
+:meth:`RobotView.moving_parts` / :meth:`RobotView.part_transforms` (for ghost robots),
 :meth:`RobotView.project`. Given a session, the view subscribes to it.
 """
 
@@ -123,7 +124,13 @@ class _Label:
 
 
 class RobotView(gl.GLViewWidget):
-    """A GL view of one robot. ``RobotView(session)`` follows the session."""
+    """A GL view of one robot. ``RobotView(session)`` follows the session.
+
+    ``robotRebuilt`` fires after the GL items were built again (new robot, tool or scale):
+    every item added from outside (ghosts, trail) was removed and must be added again.
+    """
+
+    robotRebuilt = QtCore.Signal()
 
     def __init__(self, session=None, parent: QtWidgets.QWidget | None = None, *,
                  samples: int | None = None, display: DisplayOptions | None = None):
@@ -151,6 +158,7 @@ class RobotView(gl.GLViewWidget):
         self._tint = None
         self._session = None
         self._auto_fit = True  # refit on resize until the user moves the camera
+        self._fit_providers: list = []  # extra points to keep in view (trail, ghosts)
         if session is not None:
             self.attach(session)
 
@@ -220,6 +228,7 @@ class RobotView(gl.GLViewWidget):
                                    robot.name, style.LABEL, "name", dy=28.0))
         self._apply_visibility()
         self.update()
+        self.robotRebuilt.emit()
 
     def _build_floor(self, robot, s: float) -> None:
         bx, by = robot.base[0, 3], robot.base[1, 3]
@@ -370,13 +379,7 @@ class RobotView(gl.GLViewWidget):
         if F.shape != (self._robot.n + 1, 4, 4):
             raise ValueError(f"frames must have shape ({self._robot.n + 1}, 4, 4), got {F.shape}")
         self._frames = F
-        mdh = self._robot.is_mdh
-        idx = np.fromiter((p.frame for p in self._parts), int, len(self._parts))
-        local = np.stack([p.local for p in self._parts])
-        for k, p in enumerate(self._parts):
-            if p.prismatic:
-                local[k] = self._prismatic_local(F, p.joint, mdh)
-        M = F[idx] @ local  # every part's placement in one batched product
+        M = self.part_transforms(F, self._parts)
         S = self._flatten @ M
         for k, (part, shadow) in enumerate(zip(self._parts, self._shadows, strict=True)):
             part.item.setTransform(self._qmatrix(M[k]))
@@ -385,6 +388,30 @@ class RobotView(gl.GLViewWidget):
         if limit_state is not None:
             self._set_tint(np.asarray(limit_state))
         self.update()
+
+    def moving_parts(self, kinds=("joint", "link")) -> list[_Part]:
+        """The robot's moving parts of the given kinds (joint, link, wrist, frames), as
+        built for the current robot; ghosts reuse their meshes."""
+        return [p for p in self._parts if p.kind in kinds]
+
+    def part_transforms(self, frames: np.ndarray, parts) -> np.ndarray:
+        """Placements (k, 4, 4) of ``parts`` for the frames (n+1, 4, 4) of any configuration."""
+        F = np.asarray(frames, dtype=float)
+        if not parts:
+            return np.zeros((0, 4, 4))
+        idx = np.fromiter((p.frame for p in parts), int, len(parts))
+        local = np.stack([p.local for p in parts])
+        for k, p in enumerate(parts):
+            if p.prismatic:
+                local[k] = self._prismatic_local(F, p.joint, self._robot.is_mdh)
+        return F[idx] @ local  # every part's placement in one batched product
+
+    qmatrix = _qmatrix  # public name: numpy (4, 4) -> QMatrix4x4
+
+    @property
+    def lit_shader(self):
+        """The view's lit shader program (ghost meshes are shaded like the robot)."""
+        return self._shader
 
     def _prismatic_local(self, F: np.ndarray, j: int, mdh: bool) -> np.ndarray:
         # the box spans the joint's current extension d, read off the frames
@@ -440,6 +467,10 @@ class RobotView(gl.GLViewWidget):
         base = self._robot.base[:3, 3]
         shadow = F[:, :3, 3].copy()
         shadow[:, 2] = self._floor_z
+        for provider in self._fit_providers:
+            extra = np.asarray(provider(), dtype=float).reshape(-1, 3)
+            if extra.size:
+                pts.append(extra)
         pts = np.vstack(pts + [shadow, [[base[0], base[1], self._floor_z]]])
         center = (pts.min(0) + pts.max(0)) / 2
         self.opts["center"] = QtGui.QVector3D(*center)
@@ -456,6 +487,15 @@ class RobotView(gl.GLViewWidget):
         else:
             dist = float(max(ax.max() / tx, ay.max() / ty))
         self.setCameraPosition(distance=1.03 * dist)
+
+    def add_fit_points(self, provider) -> None:
+        """Keep ``provider()`` -> (k, 3) world points in view when fitting (trail, ghosts)."""
+        self._fit_providers.append(provider)
+
+    @property
+    def auto_fit(self) -> bool:
+        """True until the user moves the camera: the view refits itself when it changes."""
+        return self._auto_fit
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)

@@ -15,11 +15,19 @@ frames     link frames changed (after robot, tool or q); value: (n+1, 4, 4)
 trajectory a trajectory was set or cleared; value: the trajectory or None
 time       the playhead moved; value: float seconds
 changed    a change is complete ("released"): heavy updates may run; value: q
+playing    playback started or stopped; value: bool
+speed      playback speed or loop changed; value: (speed, loop)
 ========== ==================================================================
 
 Dragging a slider calls ``set_q(q, changing=True)`` repeatedly ("changing": only the
 frames are computed, for the 3D view) and ``finish_change()`` on release, which
 fires ``changed`` once. Any other ``set_q`` is complete at once and fires ``changed``.
+
+Playback: ``session.playback`` is the time cursor (:class:`~robogui.session.playback.Playback`)
+over the trajectory. The app's timer calls :meth:`Session.advance` with the wall-clock
+time since its previous tick; the cursor moves by ``wall_dt * speed`` and the playhead
+and the robot follow. Playing is a "changing" state like a drag: ``changed`` fires when
+playback stops. :meth:`set_time` (a seek from anywhere) moves the cursor too.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from robogui.engine.robot import Robot
 
 from . import armconfig
 from .observable import EventedModel, EventEmitter, Field, values_equal
+from .playback import Playback
 
 __all__ = ["Session", "DisplayOptions", "initial_q", "NEAR_LIMIT"]
 
@@ -88,7 +97,8 @@ class Session(EventEmitter):
     array([1., 1.])
     """
 
-    EVENTS = ("robot", "tool", "q", "frames", "trajectory", "time", "changed")
+    EVENTS = ("robot", "tool", "q", "frames", "trajectory", "time", "changed", "playing",
+              "speed")
 
     def __init__(self, robot: Robot, q=None, display: DisplayOptions | None = None):
         self._init_events(self.EVENTS)
@@ -96,6 +106,7 @@ class Session(EventEmitter):
         self._robot = self._check_robot(robot)
         self._q = self._check_q(initial_q(robot) if q is None else q)
         self._trajectory = None
+        self.playback = Playback()  # the time cursor over the trajectory
         self._time = 0.0
         self._changing = False  # a drag is in progress (set_q(..., changing=True))
         self._cache: dict[str, Any] = {}
@@ -128,6 +139,7 @@ class Session(EventEmitter):
                 self._robot = robot
                 self._cache.clear()
                 if self._trajectory is not None and np.shape(self._trajectory.q)[1] != robot.n:
+                    self._set_cursor_trajectory(None)
                     self._trajectory = None
                     self._emit("trajectory", None)
                 self._emit("robot", robot)
@@ -245,6 +257,7 @@ class Session(EventEmitter):
             if np.any(np.diff(t) < 0) or not np.all(np.isfinite(t)):
                 raise ValueError("trajectory.t must be finite and non-decreasing")
         with self.batch():
+            self._set_cursor_trajectory(trajectory)
             self._trajectory = trajectory
             self._emit("trajectory", trajectory)
             if trajectory is not None:
@@ -290,7 +303,90 @@ class Session(EventEmitter):
                 self._time = t
                 self._emit("time", t)
             if span is not None:
+                self.playback.seek(t)  # the cursor follows seeks made anywhere
                 self.set_q(self.q_at(t), changing=changing)
+
+    # -- playback: a time cursor advanced by the app's wall-clock timer ----------------
+    def _set_cursor_trajectory(self, trajectory) -> None:
+        was = self.playback.playing
+        self.playback.set_trajectory(trajectory)  # stops, back to the start
+        if was:
+            self._emit("playing", False)
+
+    @property
+    def playing(self) -> bool:
+        return self.playback.playing
+
+    def _follow_cursor(self, was_playing: bool) -> None:
+        """Playhead and robot to the cursor; fire playing/changed when playback stopped."""
+        playing = self.playback.playing
+        with self.batch():
+            self.set_time(self.playback.time, changing=playing)
+            if was_playing != playing:
+                self._emit("playing", playing)
+        if not playing:
+            self.finish_change()
+
+    def play(self) -> bool:
+        """Start playing (from the start when at the end); False when there is nothing to play."""
+        if not self.playback.play():
+            return False
+        self._follow_cursor(False)
+        return True
+
+    def pause(self) -> bool:
+        if not self.playback.pause():
+            return False
+        self._follow_cursor(True)
+        return True
+
+    def toggle_play(self) -> bool:
+        """Play/pause (the space bar)."""
+        return self.pause() if self.playback.playing else self.play()
+
+    def stop(self) -> bool:
+        """Stop and go back to the start of the trajectory."""
+        was = self.playback.playing
+        if not self.playback.stop():
+            return False
+        self._follow_cursor(was)
+        return True
+
+    def step(self, direction: int = 1) -> bool:
+        """Pause and move one sample forward (+1) or back (-1)."""
+        was = self.playback.playing
+        if not self.playback.step(direction):
+            return False
+        self._follow_cursor(was)
+        return True
+
+    def scrub(self, fraction: float, *, changing: bool = False) -> None:
+        """Put the playhead at ``fraction`` (0..1) of the trajectory (the timeline slider);
+        ``changing`` while the slider is held."""
+        self.playback.seek_fraction(fraction)
+        self.set_time(self.playback.time, changing=changing or self.playback.playing)
+        if not changing and not self.playback.playing:
+            self.finish_change()
+
+    def advance(self, wall_dt: float) -> bool:
+        """One timer tick: move the cursor by ``wall_dt * speed`` (``wall_dt`` in s, >= 0)."""
+        was = self.playback.playing
+        moved = self.playback.advance(wall_dt)
+        if moved or was != self.playback.playing:
+            self._follow_cursor(was)
+        return moved
+
+    def set_speed(self, speed: float) -> None:
+        """Playback speed factor, clamped to 0.1-10."""
+        old = self.playback.speed
+        self.playback.speed = speed
+        if self.playback.speed != old:
+            self._emit("speed", (self.playback.speed, self.playback.loop))
+
+    def set_loop(self, loop: bool) -> None:
+        if bool(loop) != self.playback.loop:
+            self.playback.loop = bool(loop)
+            self._emit("speed", (self.playback.speed, self.playback.loop))
 
     # -- derived quantities (cached until the next change) ---------------------------
     def _derived(self, key: str, compute: Callable[[], Any]) -> Any:

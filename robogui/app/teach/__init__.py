@@ -1,0 +1,160 @@
+"""The teach pendant: jogging, tool, go-to targets with ghosts, programs, and the timeline.
+
+``install_teach_pendant(window, session)`` builds everything for a main window: the
+:class:`~robogui.session.teach.TeachState`, the docks (Jog + Tool, Go to, Program),
+the timeline under the 3D view, ghost robots and the end-effector trail in the view,
+and the start-up offer to recover an autosaved program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from robogui.session.teach import TeachState
+
+from .ghosts import GhostLayer, TrailLayer
+from .jog_panel import JogPanel
+from .program_panel import ProgramPanel
+from .target_panel import TargetPanel
+from .timeline import Timeline
+from .tool_editor import ToolEditor
+
+__all__ = ["TeachPendant", "install_teach_pendant", "default_autosave_path", "JogPanel",
+           "ToolEditor", "TargetPanel", "ProgramPanel", "Timeline", "GhostLayer",
+           "TrailLayer"]
+
+
+def default_autosave_path() -> Path:
+    """Where the current program is autosaved (the user's application data folder)."""
+    base = QtCore.QStandardPaths.writableLocation(
+        QtCore.QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".robogui") / "autosave.prog"
+
+
+@dataclass
+class TeachPendant:
+    """Everything :func:`install_teach_pendant` created."""
+
+    state: TeachState
+    jog: JogPanel
+    tool: ToolEditor
+    target: TargetPanel
+    program: ProgramPanel
+    timeline: Timeline
+    ghosts: GhostLayer | None
+    trail: TrailLayer | None
+    docks: dict[str, QtWidgets.QDockWidget] = field(default_factory=dict)
+    recovery_offered: bool = False
+
+    def view_actions(self) -> list:
+        """Show/hide actions of the pendant's docks (for the View menu)."""
+        return [d.toggleViewAction() for d in self.docks.values()]
+
+    def close(self) -> None:
+        self.jog.stop_continuous()
+        self.state.session.pause()
+        if self.state.autosaver is not None:
+            try:
+                self.state.autosaver.save_now()
+            except OSError:
+                pass
+        self.state.close()
+
+
+def _dock(window, widget, title, area) -> QtWidgets.QDockWidget:
+    add_panel = getattr(window, "add_panel", None)
+    if callable(add_panel):
+        return add_panel(widget, title, area)
+    dock = QtWidgets.QDockWidget(title, window)
+    dock.setObjectName("dock_" + title.lower().replace(" ", "_"))
+    dock.setWidget(widget)
+    window.addDockWidget(area, dock)
+    return dock
+
+
+def _scroll(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
+    area = QtWidgets.QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    # panels follow the dock's width (no sideways scrolling), scroll only vertically
+    area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(widget)
+    return area
+
+
+def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_path=None,
+                          offer_recovery: bool = True, error_presenter=None, clock=None
+                          ) -> TeachPendant:
+    """Add the teach pendant to ``window`` (a robogui MainWindow with ``window.view``).
+
+    ``autosave_path`` defaults to :func:`default_autosave_path` (pass False to disable
+    autosave); ``error_presenter(title, text)`` defaults to the window's; ``clock``
+    (monotonic seconds) is injectable for tests. The timeline goes under the 3D view.
+    """
+    if autosave_path is None:
+        autosave_path = default_autosave_path()
+    elif autosave_path is False:
+        autosave_path = None
+    present = (error_presenter if error_presenter is not None
+               else getattr(window, "error_presenter", None))
+    state = TeachState(session, autosave_path)
+    view = getattr(window, "view", None)
+    kw = {} if clock is None else {"clock": clock}
+
+    jog = JogPanel(session, **kw)
+    tool = ToolEditor(session)
+    target = TargetPanel(session, state)
+    program = ProgramPanel(session, state, error_presenter=present)
+    timeline = Timeline(session, view, error_presenter=present, **kw)
+
+    jog_page = QtWidgets.QWidget()
+    jl = QtWidgets.QVBoxLayout(jog_page)
+    jl.setContentsMargins(0, 0, 0, 0)
+    jl.addWidget(jog)
+    tool_box = QtWidgets.QGroupBox("Tool (TCP) relative to the flange")
+    QtWidgets.QVBoxLayout(tool_box).addWidget(tool)
+    jl.addWidget(tool_box)
+    jl.addStretch(1)
+
+    right = QtCore.Qt.DockWidgetArea.RightDockWidgetArea
+    left = QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
+    docks = {"jog": _dock(window, _scroll(jog_page), "Jog", right),
+             "target": _dock(window, _scroll(target), "Go to", right),
+             "program": _dock(window, _scroll(program), "Program", left)}
+    # right: the pose readout stays in sight above Jog | Go to; left: the program under
+    # the joint sliders (both columns are tall, the sliders and readout are not)
+    pose, joints = getattr(window, "pose_dock", None), getattr(window, "joint_dock", None)
+    if pose is not None:
+        window.splitDockWidget(pose, docks["jog"], QtCore.Qt.Orientation.Vertical)
+    window.tabifyDockWidget(docks["jog"], docks["target"])
+    if joints is not None:
+        window.splitDockWidget(joints, docks["program"], QtCore.Qt.Orientation.Vertical)
+    docks["jog"].raise_()
+
+    ghosts = trail = None
+    if view is not None:
+        ghosts = GhostLayer(view, session, state)
+        trail = TrailLayer(view, session)
+        timeline.install_keys(view)
+        # the timeline sits directly under the 3D view, inside the central area
+        central = window.takeCentralWidget()
+        box = QtWidgets.QWidget()
+        vl = QtWidgets.QVBoxLayout(box)
+        vl.setContentsMargins(0, 0, 0, 0)
+        vl.setSpacing(0)
+        vl.addWidget(central, 1)
+        vl.addWidget(timeline)
+        window.setCentralWidget(box)
+    else:
+        docks["timeline"] = _dock(window, timeline, "Timeline",
+                                  QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
+
+    pendant = TeachPendant(state, jog, tool, target, program, timeline, ghosts, trail, docks)
+    if offer_recovery and program.offer_recovery():
+        pendant.recovery_offered = True
+        docks["program"].raise_()
+    window.destroyed.connect(lambda *_: state.close())
+    return pendant

@@ -1,0 +1,135 @@
+"""Ghost robots and the end-effector trail, drawn in the 3D view.
+
+A ghost is a second set of the view's link and joint meshes, translucent, placed with
+``setTransform`` like the robot itself. The meshes are shared with the view's own
+parts (built once per robot); a pool of ghost sets grows to the largest number shown
+at once (8 for the Puma's analytic branches) and is rebuilt only when the view
+rebuilds its robot (new robot, tool or scale).
+
+The trail is one ``GLLinePlotItem`` through the tool-centre-point positions of the
+session's trajectory, computed with one batched ``fkine`` when the trajectory (or the
+robot or tool) changes, never per frame.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph.opengl as gl
+
+from robogui.engine.kinematics import fkine, fkine_all
+
+from .. import style
+from ..bindings import Subscriptions
+
+__all__ = ["GhostLayer", "TrailLayer", "GHOST_COLORS"]
+
+#: role -> (colour, alpha)
+GHOST_COLORS = {
+    "selected": ("#63d4ff", 0.5),
+    "candidate": ("#c9ced6", 0.16),
+    "invalid": ("#ff5a4f", 0.08),
+}
+TRAIL_COLOR = "#f2c14e"
+
+
+class GhostLayer:
+    """Draws ``state.ghosts`` in ``view`` (a RobotView). Create it after the view."""
+
+    def __init__(self, view, session, state):
+        self.view, self.session, self.state = view, session, state
+        self._sets: list[list[tuple[gl.GLMeshItem, object]]] = []
+        self.origins = np.zeros((0, 3))  # joint origins of the shown ghosts, for fitting
+        view.add_fit_points(lambda: self.origins)
+        self._subs = Subscriptions(view)
+        self._subs.connect(state.events.ghosts, lambda _g: self.refresh())
+        view.robotRebuilt.connect(self._invalidate)
+
+    def _invalidate(self) -> None:
+        # the view removed every item when it rebuilt: start a new pool
+        self._sets = []
+        self.refresh()
+
+    def _new_set(self) -> list:
+        items = []
+        for part in self.view.moving_parts(("joint", "link")):
+            item = gl.GLMeshItem(meshdata=part.item.opts["meshdata"], color=(1, 1, 1, 0.2),
+                                 smooth=True, shader=self.view.lit_shader,
+                                 glOptions="translucent")
+            item.setDepthValue(10)  # after the opaque robot, so it shows through
+            item.setVisible(False)
+            self.view.addItem(item)
+            items.append((item, part))
+        return items
+
+    @property
+    def visible_count(self) -> int:
+        """Number of ghost robots currently shown."""
+        return sum(1 for s in self._sets if s and s[0][0].visible())
+
+    def ghost_items(self, k: int) -> list[gl.GLMeshItem]:
+        """The GL items of ghost ``k`` (for tests)."""
+        return [item for item, _ in self._sets[k]]
+
+    def refresh(self) -> None:
+        """Show the state's ghosts: set colours and transforms, hide the unused sets."""
+        robot = self.session.robot
+        # ghosts of a previous robot wait for the state to clear them
+        ghosts = [g for g in self.state.ghosts if g.q.size == robot.n]
+        while len(self._sets) < len(ghosts):
+            self._sets.append(self._new_set())
+        self.origins = np.zeros((0, 3))
+        if ghosts:
+            Q = np.stack([g.q for g in ghosts])
+            F = fkine_all(robot, Q).reshape(len(ghosts), robot.n + 1, 4, 4)
+            self.origins = F[:, :, :3, 3].reshape(-1, 3)
+        for k, items in enumerate(self._sets):
+            if k >= len(ghosts):
+                for item, _ in items:
+                    item.setVisible(False)
+                continue
+            color, alpha = GHOST_COLORS[ghosts[k].role]
+            rgba = style.rgba(color, alpha)
+            M = self.view.part_transforms(F[k], [part for _, part in items])
+            for (item, _), Mk in zip(items, M, strict=True):
+                item.setTransform(self.view.qmatrix(Mk))
+                item.setColor(rgba)
+                item.setVisible(True)
+        if ghosts and self.view.auto_fit:  # the camera was never moved: show them all
+            self.view.fit_to_robot()
+        self.view.update()
+
+
+class TrailLayer:
+    """The tool-centre-point path of the session's trajectory, as a line in ``view``."""
+
+    def __init__(self, view, session, *, width: float = 2.0):
+        self.view, self.session, self.width = view, session, width
+        self.item: gl.GLLinePlotItem | None = None
+        self.points = np.zeros((0, 3))
+        self._subs = Subscriptions(view)
+        view.add_fit_points(lambda: self.points)
+        self._subs.connect(session.events.trajectory, lambda _t: self.refresh())
+        # a new tool changes the path; the rebuilt view has dropped the old line item
+        view.robotRebuilt.connect(lambda: self.refresh(rebuild=True))
+        self.refresh()
+
+    def refresh(self, rebuild: bool = False) -> None:
+        """Recompute the path (one batched fkine) and set the line's data once."""
+        if rebuild or self.item is None or self.item not in self.view.items:
+            self.item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), color=style.rgba(TRAIL_COLOR, 0.95),
+                                          width=self.width, mode="line_strip", antialias=True,
+                                          glOptions="translucent")
+            self.item.setDepthValue(5)
+            self.view.addItem(self.item)
+        traj = self.session.trajectory
+        q = None if traj is None else getattr(traj, "q", None)
+        if q is None or len(q) < 2:
+            self.points = np.zeros((0, 3))
+            self.item.setVisible(False)
+        else:
+            self.points = fkine(self.session.robot, np.asarray(q, float))[:, :3, 3]
+            self.item.setData(pos=self.points)
+            self.item.setVisible(True)
+            if self.view.auto_fit:
+                self.view.fit_to_robot()
+        self.view.update()
