@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"robogui {__version__}")
     _robot_args(p)
     p.add_argument("--size", type=parse_size, metavar="WxH", help="window size")
+    p.add_argument("--program", metavar="PROG", help="teach program (.prog) to open")
+    p.add_argument("--trajectory", metavar="CSV",
+                   help="trajectory to load on the timeline (CSV: t, q1..qn[, qd.., qdd..])")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window once shown")
     p.add_argument("--quit-after-screenshot", action="store_true",
                    help="quit after saving the --screenshot")
@@ -150,7 +153,8 @@ def _gui(args) -> int:
                    quit_after_screenshot=args.quit_after_screenshot,
                    report_first_frame=args.report_first_frame, size=args.size,
                    view=args.view if args.view != "iso" else None,
-                   restore=not args.no_restore, library_name=args.robot)
+                   restore=not args.no_restore, library_name=args.robot,
+                   program=args.program, trajectory=args.trajectory)
 
 
 def main(argv: list[str] | None = None) -> int:
