@@ -16,12 +16,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui import __version__
 from robogui.io.robotfile import list_robots
+from robogui.session.ellipse import ELLIPSOID_KINDS
 
 from . import library, style
 from .bindings import bind_checkbox, field_ref
 from .dh_table import DHTable
+from .ellipsoid_item import EllipsoidOverlay
 from .joint_panel import JointPanel
 from .menu_extras import install_symbolic_and_legacy_actions
+from .plots import install_plot_docks
 from .pose_panel import PosePanel
 from .settings import Settings
 from .view3d import CAMERA_PRESETS, RobotView
@@ -101,6 +104,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.teach = install_teach_pendant(
                 self, session, autosave_path=autosave_path or self._autosave_path(),
                 error_presenter=self.error_presenter)
+        self.plot_docks = install_plot_docks(self, session)
+        # after the view has attached: its rebuild on a robot change runs first
+        self.ellipsoid = EllipsoidOverlay(self.view, session, kind=session.display.ellipsoid)
+        session.display.events.ellipsoid.connect(self.ellipsoid.set_kind)
 
         self._build_actions()
         self._build_menus()
@@ -174,6 +181,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.act_noa = self._action("Label tool axes NOA", checkable=True)
         self.act_noa.setChecked(d.wrist_labels == "noa")
         self.act_noa.toggled.connect(lambda on: setattr(d, "wrist_labels", "noa" if on else "xyz"))
+        self.ellipsoid_group = QtGui.QActionGroup(self)
+        self.ellipsoid_actions = {}
+        for kind in ELLIPSOID_KINDS:
+            act = self._action(kind.capitalize(), checkable=True)
+            act.setChecked(d.ellipsoid == kind)
+            act.triggered.connect(lambda _=False, k=kind: setattr(d, "ellipsoid", k))
+            self.ellipsoid_group.addAction(act)
+            self.ellipsoid_actions[kind] = act
+        d.events.ellipsoid.connect(lambda k: self.ellipsoid_actions[k].setChecked(True))
         self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "F1")
         self.act_about = self._action("&About robogui", self.show_about)
 
@@ -220,12 +236,17 @@ class MainWindow(QtWidgets.QMainWindow):
             show.addAction(act)
         show.addSeparator()
         show.addAction(self.act_noa)
+        ell = m.addMenu("&Ellipsoid at the end effector")
+        for act in self.ellipsoid_actions.values():
+            ell.addAction(act)
         m.addSeparator()
         for dock in (self.joint_dock, self.pose_dock):
             m.addAction(dock.toggleViewAction())
         if self.teach is not None:
             for act in self.teach.view_actions():
                 m.addAction(act)
+        for act in self.plot_docks.view_actions():
+            m.addAction(act)
             self._build_teach_menus(self.file_menu)
 
         m = mb.addMenu("&Help")
@@ -371,6 +392,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         if self.teach is not None:
             self.teach.close()
+        self.plot_docks.close()
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)
         self.settings.sync()

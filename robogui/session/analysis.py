@@ -80,11 +80,17 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
         from robogui.engine.dynamics import inertia
 
         M = np.asarray(inertia(robot, q2d)).reshape(m, n, n)
+        # a robot file may leave a joint without inertia about its axis (point masses on
+        # the axis): M is singular there and Asada's measure is undefined (NaN), not an error
+        singular = np.linalg.cond(M) > 1e12
+        M = np.where(singular[:, None, None], np.eye(n), M)
         Minv_JT = np.linalg.solve(M, np.swapaxes(Js, 1, 2))  # M^-1 J^T, (m, n, k)
         W = Js @ Minv_JT
         W = 0.5 * (W + np.swapaxes(W, 1, 2))
         e = np.clip(np.linalg.eigvalsh(W), 0.0, None)
-        out["asada"] = np.divide(e[:, 0], e[:, -1], out=np.zeros(m), where=e[:, -1] > 0)
+        asada = np.divide(e[:, 0], e[:, -1], out=np.zeros(m), where=e[:, -1] > 0)
+        asada[singular] = np.nan
+        out["asada"] = asada
     return out
 
 

@@ -42,6 +42,7 @@ from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.robot import Robot
 
 from . import armconfig
+from .ellipse import ELLIPSOID_KINDS
 from .observable import EventedModel, EventEmitter, Field, values_equal
 from .playback import Playback
 
@@ -78,6 +79,8 @@ class DisplayOptions(EventedModel):
     length_unit = Field("mm", choices=("mm", "m"), doc="prismatic joints and positions")
     orientation = Field("rpy", choices=("rpy", "zyz", "quaternion"),
                         doc="orientation shown by the pose panel")
+    ellipsoid = Field("none", choices=ELLIPSOID_KINDS,
+                      doc="manipulability ellipsoid drawn at the end effector")
 
 
 def initial_q(robot: Robot) -> np.ndarray:

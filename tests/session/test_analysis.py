@@ -152,3 +152,14 @@ def test_manipulability_history_ring_buffer():
     assert len(h) == 0
     with pytest.raises(ValueError):
         ManipulabilityHistory(0)
+
+
+def test_asada_is_nan_where_the_inertia_matrix_is_singular():
+    # the last joint has no inertia about its axis: M is singular, Asada undefined
+    robot = Robot([Link(a=1.0, m=1.0, r=[-0.5, 0, 0], I=[0, 0, 0.1, 0, 0, 0]),
+                   Link(a=1.0, m=1.0, r=[-0.5, 0, 0], I=[0, 0, 0.1, 0, 0, 0]),
+                   Link(a=0.5, m=1.0, r=[-0.5, 0, 0])])
+    tr = jtraj([0.1, 0.2, 0.3], [0.5, -0.3, 0.2], 20)
+    a = analyze_trajectory(robot, tr)
+    assert a.asada is None  # undefined everywhere: no curve, and no LinAlgError
+    assert np.all(np.isfinite(a.yoshikawa))

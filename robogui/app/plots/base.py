@@ -1,0 +1,524 @@
+"""What every plot panel shares: themed pyqtgraph plots, the playhead cursor, seeking,
+legends, progress of the analysis, and PNG / CSV export.
+
+A panel shows a :class:`~robogui.session.analysis.TrajectoryAnalysis` delivered by an
+:class:`~robogui.app.plots.worker.AnalysisRunner`; it never computes kinematics or
+dynamics itself. The cursor (a vertical ``InfiniteLine`` in every plot) follows the
+session's ``time`` event; a left click or a left drag in a plot moves the playhead with
+``session.set_time`` (a drag is "changing", its release completes the change), so the
+robot in the 3D view follows. Right drag / wheel zoom, middle drag pans, as pyqtgraph.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from robogui.session.program_file import atomic_write_text
+
+from ..bindings import Subscriptions
+
+__all__ = ["PlotPanel", "SeekViewBox", "PLOT_BACKGROUND", "CURSOR_COLOR", "pen",
+           "joint_units", "unit_label", "signals_blocked"]
+
+PLOT_BACKGROUND = "#22252a"  # a shade darker than the 3D view: curves stand out
+AXIS_COLOR = "#8f98a6"
+TEXT_COLOR = "#d5dae1"
+CURSOR_COLOR = "#f2f4f7"
+NOTICE_STYLE = ("QLabel#plotNotice { color: #d5dae1; background: #22252a; font-size: 11pt;"
+                " padding: 24px; border: 1px dashed #4a505a; border-radius: 6px; }")
+
+
+@contextmanager
+def signals_blocked(widget: QtCore.QObject) -> Iterator[None]:
+    """Block ``widget``'s signals inside the block (programmatic updates do not echo).
+
+    Not ``QtCore.QSignalBlocker``: in PySide6 6.12 each QSignalBlocker drops a reference
+    to ``None``, which aborts the interpreter at exit after a few thousand uses.
+    """
+    old = widget.blockSignals(True)
+    try:
+        yield
+    finally:
+        widget.blockSignals(old)
+
+
+def pen(color: str, width: float = 1.5, dash: QtCore.Qt.PenStyle = QtCore.Qt.PenStyle.SolidLine,
+        alpha: float = 1.0) -> QtGui.QPen:
+    """A cosmetic pen of ``width`` pixels (independent of the plot's zoom)."""
+    c = QtGui.QColor(color)
+    c.setAlphaF(alpha)
+    p = pg.mkPen(c, width=width, style=dash)
+    p.setCosmetic(True)
+    return p
+
+
+def joint_units(robot, display, order: int = 0) -> tuple[np.ndarray, list[str]]:
+    """Scale factors (n,) from SI and unit names per joint for a derivative of ``order``.
+
+    Revolute joints use ``display.angle_unit`` (deg or rad), prismatic ones
+    ``display.length_unit`` (mm or m); order 1 and 2 append "/s" and "/s²".
+    """
+    suffix = ("", "/s", "/s²")[order]
+    deg = display.angle_unit == "deg"
+    mm = display.length_unit == "mm"
+    scale, names = [], []
+    for link in robot.links:
+        if link.isrevolute:
+            scale.append(np.degrees(1.0) if deg else 1.0)
+            names.append(("deg" if deg else "rad") + suffix)
+        else:
+            scale.append(1000.0 if mm else 1.0)
+            names.append(("mm" if mm else "m") + suffix)
+    return np.array(scale), names
+
+
+def unit_label(names: list[str]) -> str:
+    """One axis unit for joint units that may differ: "deg" or "deg | mm"."""
+    seen: list[str] = []
+    for n in names:
+        if n not in seen:
+            seen.append(n)
+    return " | ".join(seen)
+
+
+class SeekViewBox(pg.ViewBox):
+    """A ViewBox whose left click / left drag calls ``seek(x, changing)`` instead of panning.
+
+    When ``seek_enabled`` is False (no trajectory, or the live strip chart) it behaves
+    like a plain ViewBox.
+    """
+
+    def __init__(self, seek: Callable[[float, bool], None], **kwargs):
+        super().__init__(**kwargs)
+        self._seek = seek
+        self.seek_enabled = False
+
+    def _x(self, ev) -> float:
+        return float(self.mapSceneToView(ev.scenePos()).x())
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton and self.seek_enabled:
+            ev.accept()
+            self._seek(self._x(ev), False)
+            return
+        super().mouseClickEvent(ev)
+
+    def mouseDragEvent(self, ev, axis=None) -> None:  # noqa: N802
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton and self.seek_enabled and axis is None:
+            ev.accept()
+            # scrubbing is a drag ("changing"); the release completes the change
+            self._seek(self._x(ev), not ev.isFinish())
+            return
+        super().mouseDragEvent(ev, axis)
+
+
+class PlotPanel(QtWidgets.QWidget):
+    """Base of the plot panels (see the module docstring).
+
+    Subclasses build their plots with :meth:`add_plot` and :meth:`add_curve` and show
+    an analysis in :meth:`show_analysis`. Curves are registered by name: the names are
+    the CSV column headers, with units.
+    """
+
+    TITLE = "Plot"
+    CSV_NAME = "plot"
+
+    def __init__(self, session, runner, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.session = session
+        self.runner = runner
+        self.analysis = None
+        self.plots: list[pg.PlotItem] = []
+        self.cursors: list[pg.InfiniteLine] = []
+        self._curves: dict[str, pg.PlotDataItem] = {}
+        self._seekable = False
+        self.error_presenter: Callable[[str, str], None] = (
+            lambda title, text: QtWidgets.QMessageBox.warning(self, title, text))
+
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(4, 2, 4, 2)
+        outer.setSpacing(2)
+        self.toolbar = QtWidgets.QHBoxLayout()
+        self.toolbar.setSpacing(6)
+        outer.addLayout(self.toolbar)
+        self._tools_end = QtWidgets.QHBoxLayout()  # progress and export, right-aligned
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setMaximumWidth(140)
+        self.progress.setFormat("computing %p%")
+        self.progress.hide()
+        self.cancel_button = QtWidgets.QToolButton(text="Cancel")
+        self.cancel_button.setToolTip("Stop computing the trajectory analysis")
+        self.cancel_button.clicked.connect(runner.cancel)
+        self.cancel_button.hide()
+        self.status_label = QtWidgets.QLabel()
+        self.status_label.setStyleSheet("color: #aeb6c2;")
+        self.png_button = QtWidgets.QToolButton(text="PNG\u2026")
+        self.png_button.setToolTip("Export this panel as a PNG image")
+        self.png_button.clicked.connect(self._export_png_dialog)
+        self.csv_button = QtWidgets.QToolButton(text="CSV\u2026")
+        self.csv_button.setToolTip("Export the plotted curves as CSV")
+        self.csv_button.clicked.connect(self._export_csv_dialog)
+        for w in (self.status_label, self.progress, self.cancel_button, self.png_button,
+                  self.csv_button):
+            self._tools_end.addWidget(w)
+
+        self.graphics = pg.GraphicsLayoutWidget()
+        self.graphics.setBackground(PLOT_BACKGROUND)
+        self.graphics.ci.setContentsMargins(4, 4, 8, 4)
+        self.graphics.ci.setSpacing(2)
+        self.notice = QtWidgets.QLabel()
+        self.notice.setObjectName("plotNotice")
+        self.notice.setStyleSheet(NOTICE_STYLE)
+        self.notice.setWordWrap(True)
+        self.notice.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.stack = QtWidgets.QStackedWidget()
+        self.stack.addWidget(self.graphics)
+        self.stack.addWidget(self.notice)
+        outer.addWidget(self.stack, 1)
+        self.setMinimumSize(360, 280)
+
+        self._subs = Subscriptions(self)
+        self._subs.connect(session.events.time, self._on_time)
+        self._runner_slots = [
+            (runner.started, self._on_started), (runner.progress, self._on_progress),
+            (runner.finished, self._on_finished), (runner.cancelled, self._on_cancelled),
+            (runner.failed, self._on_failed)]
+        for signal, slot in self._runner_slots:
+            signal.connect(slot)
+
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+        # modest: a dock's size hint decides how much room the window gives it at first,
+        # and the 3D view should keep most of it
+        return QtCore.QSize(420, 260)
+
+    def finish_toolbar(self) -> None:
+        """Subclasses call this after adding their own toolbar widgets (left side)."""
+        self.toolbar.addStretch(1)
+        self.toolbar.addLayout(self._tools_end)
+
+    # -- building --------------------------------------------------------------------------------
+    def add_plot(self, row: int, ylabel: str, *, xlabel: str = "time (s)") -> pg.PlotItem:
+        """A themed plot in ``row`` (0 = top) with a cursor; x is linked to the first plot."""
+        vb = SeekViewBox(self._seek)
+        plot = self.graphics.addPlot(row=row + 1, col=0, viewBox=vb)  # row 0: the legend
+        plot.showGrid(x=True, y=True, alpha=0.18)
+        plot.setClipToView(True)
+        plot.setDownsampling(auto=True, mode="peak")  # long trajectories draw ~2 points/px
+        for name in ("left", "bottom"):
+            axis = plot.getAxis(name)
+            axis.enableAutoSIPrefix(False)
+            axis.setPen(pg.mkPen(AXIS_COLOR))
+            axis.setTextPen(pg.mkPen(TEXT_COLOR))
+        plot.getAxis("left").setWidth(64)  # stacked plots line up
+        plot.setLabel("left", ylabel, color=TEXT_COLOR)
+        plot.setLabel("bottom", xlabel, color=TEXT_COLOR)
+        cursor = pg.InfiniteLine(angle=90, movable=False, pen=pen(CURSOR_COLOR, 1.5, alpha=0.9))
+        cursor.setZValue(1000)
+        cursor.hide()
+        plot.addItem(cursor, ignoreBounds=True)
+        if self.plots:
+            plot.setXLink(self.plots[0])
+        self.plots.append(plot)
+        self.cursors.append(cursor)
+        return plot
+
+    def add_legend(self, columns: int = 1) -> pg.LegendItem:
+        """The panel's legend, in a row of its own above the plots (never over a curve)."""
+        legend = pg.LegendItem(labelTextColor=TEXT_COLOR, verSpacing=-8, horSpacing=10,
+                               labelTextSize="8pt")
+        self.graphics.ci.addItem(legend, row=0, col=0)
+        legend.setColumnCount(columns)
+        self._legend, self._legend_columns = legend, columns
+        return legend
+
+    def fit_legend(self) -> None:
+        """As many legend columns as fit the panel's width (at most the preferred
+        number), in balanced rows: a legend wider than the panel would widen the plots
+        beyond the view."""
+        legend = getattr(self, "_legend", None)
+        if legend is None or not legend.items:
+            return
+        avail = self.graphics.viewport().width() - 24
+        n = len(legend.items)
+        fit = min(self._legend_columns, n)
+        while True:
+            cols = math.ceil(n / math.ceil(n / fit))  # balanced rows: 3 + 3, not 5 + 1
+            if cols != legend.columnCount:
+                legend.setColumnCount(cols)
+            hint = legend.layout.effectiveSizeHint(QtCore.Qt.SizeHint.MinimumSize).width()
+            if hint <= avail or fit == 1:
+                break
+            fit -= 1
+        legend.updateSize()
+        # the layout may still be as wide as the old legend made it: back to the view
+        gv = self.graphics
+        if gv.centralWidget is not None:
+            gv.centralWidget.setGeometry(gv.range)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self.fit_legend()
+
+    def add_curve(self, plot: pg.PlotItem, name: str, color: str, width: float = 1.5,
+                  dash: QtCore.Qt.PenStyle = QtCore.Qt.PenStyle.SolidLine) -> pg.PlotDataItem:
+        """A curve named ``name`` (CSV column, with units) drawn in ``color``."""
+        if name in self._curves:
+            raise ValueError(f"a curve called {name!r} exists already")
+        curve = pg.PlotDataItem(pen=pen(color, width, dash))
+        curve.setClipToView(True)
+        curve.setDownsampling(auto=True, method="peak")
+        # min/max per pixel: looks the same as all samples, draws 10k-sample curves fast
+        curve.opts["autoDownsampleFactor"] = 1.0
+        plot.addItem(curve)
+        self._curves[name] = curve
+        return curve
+
+    @staticmethod
+    def fit(plot: pg.PlotItem, x: np.ndarray, ys, *, ylim: tuple[float, float] | None = None,
+            pad: float = 0.05) -> None:
+        """Set the view to the data (x range of ``x``, y range of the arrays ``ys``).
+
+        Done at once instead of pyqtgraph's autorange, which runs inside the next paint
+        and then schedules more paints as ranges, downsampling and axes settle.
+        """
+        x0, x1 = (float(x[0]), float(x[-1])) if len(x) else (0.0, 1.0)
+        if x1 <= x0:
+            x1 = x0 + 1.0
+        dx = 0.01 * (x1 - x0)  # a little room: the first and last tick labels show
+        x0, x1 = x0 - dx, x1 + dx
+        if ylim is None:
+            lo, hi = np.inf, -np.inf
+            for y in ys:
+                if y is not None and np.size(y) and not np.all(np.isnan(y)):
+                    lo, hi = min(lo, float(np.nanmin(y))), max(hi, float(np.nanmax(y)))
+            if not np.isfinite(lo):
+                lo, hi = -1.0, 1.0
+            span = hi - lo
+            if span <= 1e-12 * max(1.0, abs(hi)):
+                span = max(abs(hi), 1.0)
+                lo, hi = lo - 0.5 * span, hi + 0.5 * span
+            lo, hi = lo - pad * (hi - lo), hi + pad * (hi - lo)
+        else:
+            lo, hi = ylim
+        plot.vb.setRange(xRange=(x0, x1), yRange=(lo, hi), padding=0.0)
+
+    def remove_curves(self) -> None:
+        for curve in self._curves.values():
+            vb = curve.getViewBox()
+            if vb is not None:
+                curve.getViewBox().removeItem(curve)
+        self._curves.clear()
+
+    def set_bottom_label_only_on_last(self) -> None:
+        """Stacked plots share the time axis: only the last one labels it."""
+        for plot in self.plots[:-1]:
+            plot.getAxis("bottom").setLabel("")
+            plot.getAxis("bottom").setStyle(showValues=False)
+            plot.getAxis("bottom").setHeight(6)
+
+    # -- notice ----------------------------------------------------------------------------------
+    def set_notice(self, text: str | None) -> None:
+        """Show ``text`` instead of the plots (None: show the plots)."""
+        if text:
+            self.notice.setText(text)
+            self.stack.setCurrentWidget(self.notice)
+        else:
+            self.notice.setText("")
+            self.stack.setCurrentWidget(self.graphics)
+
+    @property
+    def notice_text(self) -> str | None:
+        """The notice shown instead of the plots, or None when the plots are shown."""
+        return self.notice.text() if self.stack.currentWidget() is self.notice else None
+
+    # -- curves and data -------------------------------------------------------------------------
+    def curve(self, name: str) -> pg.PlotDataItem:
+        try:
+            return self._curves[name]
+        except KeyError:
+            raise KeyError(f"no curve {name!r}; curves: {', '.join(self._curves)}") from None
+
+    @property
+    def curve_names(self) -> list[str]:
+        return list(self._curves)
+
+    def plotted_data(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Name -> (x, y) of every shown curve that has data (the full data, before the
+        screen-resolution downsampling)."""
+        out = {}
+        for name, curve in self._curves.items():
+            if not curve.isVisible():
+                continue
+            x, y = curve.getOriginalDataset()
+            if x is None or len(x) == 0:
+                continue
+            out[name] = (np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        return out
+
+    def x_label(self) -> str:
+        return "t (s)"
+
+    def csv_header(self) -> list[str]:
+        """Comment lines (without '#') written above the CSV columns."""
+        return [f"robogui {self.CSV_NAME} export", f"robot: {self.session.robot.name}"]
+
+    def csv_text(self) -> str:
+        """The plotted curves as CSV: a shared time column, then one column per curve."""
+        data = self.plotted_data()
+        if not data:
+            raise ValueError(f"the {self.TITLE.lower()} panel shows no curves to export")
+        lines = [f"# {h}" for h in self.csv_header()]
+        xs = [x for x, _ in data.values()]
+        shared = all(x.shape == xs[0].shape and np.array_equal(x, xs[0]) for x in xs)
+        if shared:
+            cols = [xs[0]] + [y for _, y in data.values()]
+            header = [self.x_label()] + list(data)
+        else:  # curves over different samples: one (x, y) pair of columns each
+            k = max(x.size for x in xs)
+            cols, header = [], []
+            for name, (x, y) in data.items():
+                pad = np.full(k - x.size, np.nan)
+                cols += [np.concatenate([x, pad]), np.concatenate([y, pad])]
+                header += [f"{self.x_label()} [{name}]", name]
+        lines.append(",".join(header))
+        table = np.column_stack(cols)
+        # repr-exact floats: the file holds exactly the plotted numbers
+        lines += [",".join("" if np.isnan(v) else repr(float(v)) for v in row) for row in table]
+        return "\n".join(lines) + "\n"
+
+    def export_csv(self, path: str | Path) -> Path:
+        """Write the plotted curves to ``path`` atomically; raises ValueError / OSError."""
+        path = Path(path)
+        atomic_write_text(path, self.csv_text())
+        return path
+
+    def grab_image(self) -> QtGui.QImage:
+        """The plots as they are on screen (what the PNG export writes)."""
+        widget = self.stack.currentWidget()
+        return widget.grab().toImage()
+
+    def export_png(self, path: str | Path) -> Path:
+        """Write the panel image to ``path`` atomically; raises OSError on failure."""
+        path = Path(path)
+        image = self.grab_image()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
+        os.close(fd)
+        try:
+            if image.isNull() or not image.save(tmp, "PNG"):
+                raise OSError(f"could not write the image {path}")
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        return path
+
+    def _export_png_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, f"Export {self.TITLE}", f"{self.CSV_NAME}.png", "PNG image (*.png)")
+        if path:
+            try:
+                self.export_png(path)
+            except OSError as exc:
+                self.error_presenter("Cannot export image", str(exc))
+
+    def _export_csv_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, f"Export {self.TITLE} data", f"{self.CSV_NAME}.csv", "CSV file (*.csv)")
+        if path:
+            try:
+                self.export_csv(path)
+            except (OSError, ValueError) as exc:
+                self.error_presenter("Cannot export data", str(exc))
+
+    # -- playhead --------------------------------------------------------------------------------
+    def set_seekable(self, on: bool) -> None:
+        """Show the cursor and let clicks seek (a trajectory is shown) or not."""
+        self._seekable = bool(on)
+        for plot, cursor in zip(self.plots, self.cursors, strict=True):
+            plot.vb.seek_enabled = self._seekable
+            cursor.setVisible(self._seekable)
+        if self._seekable:
+            self._on_time(self.session.time)
+
+    def _seek(self, t: float, changing: bool) -> None:
+        if not self._seekable or self.session.trajectory is None:
+            return
+        self.session.set_time(t, changing=changing)
+
+    def _on_time(self, t: float) -> None:
+        if self._seekable:
+            for cursor in self.cursors:
+                cursor.setValue(float(t))
+
+    # -- analysis --------------------------------------------------------------------------------
+    def _on_started(self) -> None:
+        self.progress.setValue(0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.status_label.setText("")
+
+    def _on_progress(self, fraction: float) -> None:
+        self.progress.setValue(int(round(100 * fraction)))
+
+    def _idle(self) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    def _on_finished(self, analysis) -> None:
+        self._idle()
+        self.analysis = analysis
+        self.show_analysis(analysis)
+        self.settle()
+
+    def settle(self) -> None:
+        """Apply pending view-range and transform changes now, so the next paint is final
+        (otherwise they happen inside the paint and each asks for yet another paint)."""
+        for plot in self.plots:
+            plot.vb.prepareForPaint()
+
+    def _on_cancelled(self) -> None:
+        self._idle()
+        self.status_label.setText("analysis cancelled")
+
+    def _on_failed(self, message: str) -> None:
+        self._idle()
+        self.status_label.setText("analysis failed")
+        self.status_label.setToolTip(message)
+        self.analysis = None
+        self.show_analysis(None)
+        self.show_failure(message)
+
+    def show_failure(self, message: str) -> None:
+        """Say that the trajectory analysis failed (instead of "no trajectory")."""
+        self.set_notice(f"The analysis of this trajectory failed:\n{message}")
+
+    def show_analysis(self, analysis) -> None:
+        """Show ``analysis`` (a TrajectoryAnalysis) or the empty state for None."""
+        raise NotImplementedError
+
+    # -- closing ---------------------------------------------------------------------------------
+    def close_panel(self) -> None:
+        """Disconnect from the session and the runner (idempotent)."""
+        self._subs.clear()
+        for signal, slot in self._runner_slots:
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass  # already disconnected
+        self._runner_slots = []
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.close_panel()
+        super().closeEvent(event)

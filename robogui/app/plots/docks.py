@@ -1,0 +1,96 @@
+"""The plot docks of the main window: torques, manipulability and joint state.
+
+``install_plot_docks(window, session)`` creates one :class:`AnalysisRunner` shared by
+the three panels and docks them (tabbed) in the bottom area of ``window``; the main
+window calls it once. :meth:`PlotDocks.close` disconnects everything from the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from .joint_state_panel import JointStatePanel
+from .manipulability_panel import ManipulabilityPanel
+from .torque_panel import TorquePanel
+from .worker import AnalysisRunner
+
+__all__ = ["PlotDocks", "install_plot_docks"]
+
+
+@dataclass
+class PlotDocks:
+    """The installed plot panels, their docks and the shared analysis runner."""
+
+    runner: AnalysisRunner
+    torque: TorquePanel
+    manipulability: ManipulabilityPanel
+    joint_state: JointStatePanel
+    docks: dict[str, QtWidgets.QDockWidget] = field(default_factory=dict)
+    _closed: bool = False
+
+    @property
+    def panels(self) -> list:
+        return [self.torque, self.manipulability, self.joint_state]
+
+    def view_actions(self) -> list[QtGui.QAction]:
+        """Show/hide actions of the docks, for the View menu."""
+        return [d.toggleViewAction() for d in self.docks.values()]
+
+    def close(self) -> None:
+        """Disconnect the panels and the runner from the session; cancel any analysis."""
+        if self._closed:
+            return
+        self._closed = True
+        for panel in self.panels:
+            panel.close_panel()
+        self.runner.close()
+
+
+def _dock(window: QtWidgets.QMainWindow, widget, title: str, area) -> QtWidgets.QDockWidget:
+    add_panel = getattr(window, "add_panel", None)
+    if callable(add_panel):  # robogui's MainWindow: object names for the saved layout
+        return add_panel(widget, title, area)
+    dock = QtWidgets.QDockWidget(title, window)
+    dock.setObjectName("dock_" + title.lower().replace(" ", "_"))
+    dock.setWidget(widget)
+    window.addDockWidget(area, dock)
+    return dock
+
+
+def _close_quietly(plot_docks: PlotDocks) -> None:
+    try:
+        plot_docks.close()
+    except RuntimeError:  # "Internal C++ object already deleted"
+        pass
+
+
+def install_plot_docks(window: QtWidgets.QMainWindow, session, *,
+                       area=QtCore.Qt.DockWidgetArea.BottomDockWidgetArea,
+                       tabbed: bool = True) -> PlotDocks:
+    """Create the three plot panels for ``session`` and dock them in ``window``.
+
+    The docks are tabbed together (torques in front) unless ``tabbed`` is False.
+    The analysis of the session's current trajectory starts at once.
+    """
+    runner = AnalysisRunner(session, parent=window)
+    torque = TorquePanel(session, runner)
+    manip = ManipulabilityPanel(session, runner)
+    state = JointStatePanel(session, runner)
+    docks = {
+        "torques": _dock(window, torque, "Torques", area),
+        "manipulability": _dock(window, manip, "Manipulability", area),
+        "joint_state": _dock(window, state, "Joint state", area),
+    }
+    if tabbed:
+        first, *rest = docks.values()
+        for d in rest:
+            window.tabifyDockWidget(first, d)
+        first.raise_()
+    plot_docks = PlotDocks(runner, torque, manip, state, docks)
+    # on the window's destruction the panels' own Subscriptions already disconnect;
+    # this stops a running analysis early (its C++ side may be gone by then)
+    window.destroyed.connect(lambda *_: _close_quietly(plot_docks))
+    runner.request()
+    return plot_docks
