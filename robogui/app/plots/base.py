@@ -185,7 +185,7 @@ class PlotPanel(QtWidgets.QWidget):
         self.stack.addWidget(self.graphics)
         self.stack.addWidget(self.notice)
         outer.addWidget(self.stack, 1)
-        self.setMinimumSize(360, 280)
+        self.setMinimumSize(240, 180)  # small windows (1200x800) must still fit
 
         self._subs = Subscriptions(self)
         self._subs.connect(session.events.time, self._on_time)
