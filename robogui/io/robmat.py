@@ -207,35 +207,58 @@ def read_mot(path=None, nlink: int | None = None, *, text: str | None = None,
 def load_robmat_dat(path, *, text: str | None = None) -> Robot:
     """A robogui Robot (standard D-H) from a DATA file, for ``load_robot``.
 
-    Rob_Mat's gravity is kept; its end-effector load is not part of a Robot. A link with a
-    lateral shift ``b != 0`` has no exact standard D-H form with the same frames, so it is
-    rejected (use :func:`read_dat` and its ``chain`` for the matrix method).
+    Rob_Mat's gravity is kept; its end-effector load is not part of a Robot.
+
+    SpaceLib's lateral shift ``b`` (``dhtom``: ... Tx(a) Ty(b) Rx(alpha)) equals a shift of
+    ``(0, b cos(alpha), -b sin(alpha))`` after the twist. On a link twisted by +-90 degrees
+    that shift lies along the link's z axis, so it moves into the next link's ``d`` (or
+    the tool, for the last link) and the centre of mass moves with it: the arm and its
+    dynamics are the same, only that link's frame origin slides along its z axis (SMART).
+    Any other ``b`` has no standard D-H form and is rejected (use :func:`read_dat` and its
+    ``chain`` for the matrix method).
     """
     data = read_dat(path, text=text)
     L = data.links
     links = []
+    shift = 0.0  # z shift of the previous link's frame, carried into this link's d
+    tool = np.eye(4)
     for i in range(data.nlink):
-        if L["b"][i] != 0:
+        b, alpha = L["b"][i], L["alfa"][i]
+        along_y = b * math.cos(alpha)
+        if abs(along_y) > _B_TOLERANCE:
             raise LegacyFormatError(
-                f"link {i + 1} has the SpaceLib lateral shift b = {L['b'][i]:g}, which a "
-                "standard D-H Robot cannot hold; use robogui.io.robmat.read_dat(...).chain "
-                "(the matrix method) or the 'robogui robmat' command for this file", path)
+                f"link {i + 1} has the SpaceLib lateral shift b = {b:g} with twist "
+                f"alfa = {alpha:g}, which a standard D-H Robot cannot hold (only a twist of "
+                "+-90 degrees can); use robogui.io.robmat.read_dat(...).chain (the matrix "
+                "method) or the 'robogui robmat' command for this file", path)
+        if b and along_y:
+            warnings.warn(f"{path}: link {i + 1}: b = {b:g} at twist {alpha:g} leaves "
+                          f"{abs(along_y):.2g} m along y, dropped", LegacyFormatWarning,
+                          stacklevel=2)
         rev = L["jtype"][i] == 0
         Jm = np.array([[L["jxx"][i], L["jxy"][i], L["jxz"][i]],
                        [L["jxy"][i], L["jyy"][i], L["jyz"][i]],
                        [L["jxz"][i], L["jyz"][i], L["jzz"][i]]])
+        z_shift = -b * math.sin(alpha)  # this link's frame slides by -z_shift along its z
+        d, offset = (L["s"][i] + shift, L["theta"][i]) if rev else (0.0, L["s"][i] + shift)
         try:
             links.append(Link(joint="R" if rev else "P", theta=0.0 if rev else L["theta"][i],
-                              d=L["s"][i] if rev else 0.0, a=L["a"][i], alpha=L["alfa"][i],
-                              offset=L["theta"][i] if rev else L["s"][i], m=L["m"][i],
-                              r=[L["xg"][i], L["yg"][i], L["zg"][i]], I=Jm))
+                              d=d, a=L["a"][i], alpha=alpha, offset=offset, m=L["m"][i],
+                              r=[L["xg"][i], L["yg"][i], L["zg"][i] + z_shift], I=Jm))
         except ValueError as exc:
             raise LegacyFormatError(f"link {i + 1}: {exc}", path) from None
+        shift = z_shift
+    tool[2, 3] = shift
     for msg in data.warnings:
         warnings.warn(f"{path}: {msg}", LegacyFormatWarning, stacklevel=2)
     name = Path(path).stem if path is not None else "robmat"
-    return Robot(links, name=name, gravity=data.gravity, source=str(path or ""),
+    return Robot(links, name=name, gravity=data.gravity, source=str(path or ""), tool=tool,
                  comment="imported from a SpaceLib Rob_Mat DATA file (it has no joint limits)")
+
+
+#: the largest lateral shift (m) along y that load_robmat_dat drops (printed twists such
+#: as 1.57079 are not exactly 90 degrees)
+_B_TOLERANCE = 1e-5
 
 
 @dataclass(frozen=True, eq=False)

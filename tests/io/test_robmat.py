@@ -16,6 +16,7 @@ from robogui.engine.robot import Robot
 from robogui.io.robmat import (
     CSV_HEADER,
     LegacyFormatError,
+    LegacyFormatWarning,
     load_robmat_dat,
     read_dat,
     read_mot,
@@ -68,9 +69,22 @@ def test_scara_joint_actions_equal_rne():
     assert res.tau[0, 2] == pytest.approx(3 * 9.8)
 
 
-def test_smart_has_lateral_shift_b_and_is_refused_as_robot():
-    with pytest.raises(LegacyFormatError, match="b = 0.5"):
-        load_robmat_dat(SAMPLES / "smart.dat")
+def test_smart_lateral_shift_b_moves_into_the_next_d_with_the_same_dynamics():
+    # b on links twisted by -90 degrees: the frames slide along z, the arm is the same
+    data, mot = _sample("smart")
+    with pytest.warns(LegacyFormatWarning, match="dropped"):  # 1.57079 is not quite pi/2
+        robot = load_robmat_dat(SAMPLES / "smart.dat")
+    res = robmat(data, mot)
+    np.testing.assert_allclose(robot.fkine(mot.q)[0], res.motion.T[0, -1], atol=2e-5)
+    np.testing.assert_allclose(rne(robot, mot.q, mot.qd, mot.qdd), res.tau, rtol=1e-4,
+                               atol=1e-3)
+    # a lateral shift on an untwisted link has no standard D-H form: refused in words
+    text = (SAMPLES / "smart.dat").read_text().replace("0 0 0.15 0 -1.57079", "0 0 0.15 0 0")
+    with pytest.raises(LegacyFormatError, match="b = 0.15 with twist"):
+        load_robmat_dat(None, text=text)
+
+
+def test_smart_matrix_method_velocities_match_finite_differences():
     data, mot = _sample("smart")
     res = robmat(data, mot)
     # velocities of the matrix method against finite differences of positions
