@@ -10,13 +10,13 @@ evaluates it for one state on Python floats.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 
 import numpy as np
 
 from .dynamics_codegen import Program, get_program
+from .kinematics import cos_sin, cos_sin_floats
 
 __all__ = ["RobotDynamics", "robot_dynamics"]
 
@@ -79,9 +79,8 @@ class RobotDynamics:
         prog = self.program(kind, g_base, fe is not None)
         if self.has_offset:
             q = [a + b for a, b in zip(q, self.offset_list, strict=True)]
-        cos, sin = math.cos, math.sin
-        return prog.function(False)([cos(x) for x in q], [sin(x) for x in q], q, qd, qdd,
-                                    g_base, fe)
+        c, s = cos_sin_floats(q)
+        return prog.function(False)(c, s, q, qd, qdd, g_base, fe)
 
     def gravload_floats(self, q: list[float]) -> list[float]:
         """Gravity torque for one state under the robot's own gravity (the lean path)."""
@@ -90,8 +89,8 @@ class RobotDynamics:
             f = self._gravity_f = self.program("gravity", self.g_default).function(False)
         if self.has_offset:
             q = [a + b for a, b in zip(q, self.offset_list, strict=True)]
-        cos, sin = math.cos, math.sin
-        return f([cos(x) for x in q], [sin(x) for x in q], q, None, None, self.g_default, None)
+        c, s = cos_sin_floats(q)
+        return f(c, s, q, None, None, self.g_default, None)
 
     def friction_floats(self, qd: list[float]) -> list[float]:
         """Friction torque (as :func:`robogui.engine.dynamics.friction`) for one state."""
@@ -152,8 +151,11 @@ class RobotDynamics:
                 qT, C, S = rows[0:n], rows[n:2 * n], rows[2 * n:3 * n]
                 np.add(q2d[a:b].T, self.offset[:, None], out=qT)
                 lo, hi = prog.trig_range
-                np.cos(qT[lo:hi], out=C[lo:hi])
-                np.sin(qT[lo:hi], out=S[lo:hi])
+                if cplx:
+                    np.cos(qT[lo:hi], out=C[lo:hi])
+                    np.sin(qT[lo:hi], out=S[lo:hi])
+                else:  # numpy's tan is vectorised where cos and sin are not (see kinematics)
+                    C[lo:hi], S[lo:hi] = cos_sin(qT[lo:hi])
                 QD = QDD = None
                 if qd2d is not None:
                     QD = rows[3 * n:4 * n]

@@ -302,7 +302,7 @@ def link_matrices(links_or_robot, q2d: np.ndarray) -> np.ndarray:
     return A
 
 
-def _cos_sin(x: np.ndarray):
+def cos_sin(x: np.ndarray):
     """cos and sin from one tangent of the half angle (Weierstrass).
 
     numpy's tan is vectorised (SIMD) where its cos and sin are not, so this is about
@@ -316,6 +316,18 @@ def _cos_sin(x: np.ndarray):
     t *= 2.0
     t *= d
     return c, t
+
+
+def cos_sin_floats(x: list[float]) -> tuple[list[float], list[float]]:
+    """:func:`cos_sin` for a few angles as Python floats, with the same arithmetic, so a
+    single-state path gives exactly the numbers of the batched one."""
+    c, s = [], []
+    for t in np.tan(np.multiply(0.5, x)).tolist():
+        t2 = t * t
+        d = 1.0 / (1.0 + t2)
+        c.append((1.0 - t2) * d)
+        s.append(2.0 * t * d)
+    return c, s
 
 
 _BLOCK = 4096  # samples per kernel pass: the (k, block) buffer stays in the L2 cache
@@ -333,12 +345,7 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     if single:
         kern = kernel_for(robot, what)
         qo = [qj + oj for qj, oj in zip(q2d[0].tolist(), dh.offset_list, strict=True)]
-        c, s = [], []
-        for t in np.tan(np.multiply(0.5, qo)).tolist():  # same arithmetic as _cos_sin
-            t2 = t * t
-            d = 1.0 / (1.0 + t2)
-            c.append((1.0 - t2) * d)
-            s.append(2.0 * t * d)
+        c, s = cos_sin_floats(qo)
         return kern(c, s, qo)
     kern = kernel_for(robot, what, batch=True)
     m, k = q2d.shape[0], kern.n_out
@@ -348,7 +355,7 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
         out = np.empty((k, m))
         rows = list(out)
         kern.fill(rows)
-        kern(*_cos_sin(qo), qo, rows)
+        kern(*cos_sin(qo), qo, rows)
         return out
     # Block by block, so that the transposition reads from cache, not from memory. Output
     # pairs (2i, 2i+1) are interleaved in the buffer so that the transposition moves
@@ -365,7 +372,7 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
             rows = [view[j // 2, :, j % 2] for j in range(k)]
             kern.fill(rows)
             src = view.view(np.complex128)[..., 0]
-        kern(*_cos_sin(blk), blk, rows)
+        kern(*cos_sin(blk), blk, rows)
         out.view(np.complex128)[i:i + b] = src.T
     return out[:, :k] if k % 2 else out
 

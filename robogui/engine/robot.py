@@ -320,7 +320,8 @@ class Robot:
         return hash(self.key)
 
     def __repr__(self) -> str:
-        return f"Robot({self.name!r}, n={self.n}, {self.structure}, {'modified' if self.is_mdh else 'standard'} D-H)"
+        conv = "modified" if self.is_mdh else "standard"
+        return f"Robot({self.name!r}, n={self.n}, {self.structure}, {conv} D-H)"
 
     def __str__(self) -> str:
         conv = "modified" if self.is_mdh else "standard"

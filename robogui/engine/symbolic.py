@@ -98,7 +98,7 @@ def _num(x: float):
     return sympy.Float(x)
 
 
-def _cos_sin(angle: float):
+def cos_sin(angle: float):
     # numeric twist: exact values for multiples of pi/2 keep expressions short
     return _num(math.cos(angle)), _num(math.sin(angle))
 
@@ -129,8 +129,8 @@ def _link_sym(L, qi):
         ct, st = sympy.cos(th), sympy.sin(th)
     else:
         th, d = None, qi + off
-        ct, st = _cos_sin(L.theta)
-    ca, sa = _cos_sin(L.alpha)
+        ct, st = cos_sin(L.theta)
+    ca, sa = cos_sin(L.alpha)
     a = _num(L.a)
     if L.mdh:  # Rx(alpha_{i-1}) Tx(a_{i-1}) Rz(theta) Tz(d)
         rows = [[ct, -st, 0, a], [st * ca, ct * ca, -sa, -sa * d],
