@@ -1,0 +1,269 @@
+"""Hosting a pyqtgraph.opengl scene for speed on software GL (Mesa llvmpipe).
+
+* :class:`SceneWindow` is a ``QOpenGLWindow`` with pyqtgraph's ``GLViewMixin``; it
+  renders straight into its own native window. A ``QOpenGLWidget`` renders into a
+  framebuffer object that Qt then composites with the rest of the top-level window
+  and copies to the screen on every frame: on llvmpipe at 1280x800 that alone caps a
+  frame loop near 35 fps, where the window path runs an empty scene at ~150 fps.
+  :class:`SceneContainer` embeds the window in a widget layout
+  (``QWidget.createWindowContainer``) and forwards the scene's interface.
+* Antialiasing: on hardware GL every frame is multisampled (4x, an MSAA framebuffer
+  object resolved into the window). On software GL a multisampled 1280x800 frame
+  costs ~10 ms by itself, so frames that follow each other quickly (a slider drag, an
+  orbit) are single-sampled with smoothed lines, and once the scene has been still
+  for :attr:`SceneWindow.settle_ms` one multisampled frame replaces the last one.
+  Isolated changes (a pose button, a menu) render multisampled at once. Grabbed
+  images are always multisampled.
+* Updates are coalesced to one frame per event-loop turn, without the platform's
+  5 ms update timer (``QT_QPA_UPDATE_IDLE_TIME``, below).
+* :func:`plane_covers_viewport` lets a view skip a floor plane that fills the whole
+  view (clearing to its colour instead): a full-screen fill is ~3-5 ms on llvmpipe.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from OpenGL import GL
+from pyqtgraph.opengl.GLViewWidget import GLViewMixin
+from PySide6 import QtCore, QtGui, QtOpenGL, QtWidgets
+
+__all__ = ["SceneWindow", "SceneContainer", "plane_covers_viewport", "is_software_renderer"]
+
+# QWindow.update() (requestUpdate) waits for a platform timer, 5 ms by default on xcb,
+# before it paints: a third of a 60 fps frame. 0 paints on the next event-loop turn,
+# still coalescing every update of that turn into one frame. Read by Qt once, at the
+# first requestUpdate of the process, so it is set when this module is imported.
+os.environ.setdefault("QT_QPA_UPDATE_IDLE_TIME", "0")
+
+
+def is_software_renderer(renderer: str) -> bool:
+    """True for software rasterisers (Mesa llvmpipe, softpipe, swrast, Microsoft GDI)."""
+    r = renderer.lower()
+    return any(s in r for s in ("llvmpipe", "softpipe", "swrast", "software", "gdi generic"))
+
+
+def plane_covers_viewport(mvp: np.ndarray, z: float, xlim, ylim) -> bool:
+    """Whether the rectangle ``xlim x ylim`` of the plane at height ``z`` fills the view.
+
+    ``mvp`` (4, 4) is projection @ view. The rays through the four viewport corners,
+    from the near to the far clip plane, must all hit the rectangle.
+    """
+    try:
+        inv = np.linalg.inv(np.asarray(mvp, float))
+    except np.linalg.LinAlgError:
+        return False
+    corners = np.array([[x, y, d, 1.0] for x in (-1, 1) for y in (-1, 1) for d in (-1, 1)])
+    p = corners @ inv.T
+    p = p[:, :3] / p[:, 3:4]
+    near, far = p[0::2], p[1::2]
+    dz = far[:, 2] - near[:, 2]
+    if np.any(np.abs(dz) < 1e-12):
+        return False
+    t = (z - near[:, 2]) / dz
+    if np.any(t <= 0) or np.any(t >= 1):
+        return False
+    hit = near + t[:, None] * (far - near)
+    return bool(np.all((hit[:, 0] > xlim[0]) & (hit[:, 0] < xlim[1])
+                       & (hit[:, 1] > ylim[0]) & (hit[:, 1] < ylim[1])))
+
+
+class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
+    """A pyqtgraph GL scene in a ``QOpenGLWindow`` (see the module notes).
+
+    ``samples``: multisampling of still frames and grabs (0 = off). Subclasses draw
+    2D overlays in :meth:`paint_overlay`.
+    """
+
+    #: a software-GL frame drawn within this many ms of the previous one is single-sampled
+    settle_ms = 120
+
+    def __init__(self, samples: int = 4):
+        share = QtGui.QOpenGLContext.globalShareContext()
+        if share is not None:  # share buffers and shaders with off-screen grabs
+            super().__init__(share)
+        else:
+            super().__init__()
+        fmt = QtGui.QSurfaceFormat()
+        fmt.setDepthBufferSize(24)
+        fmt.setSamples(0)  # multisampling goes through our own framebuffer object
+        self.setFormat(fmt)
+        self.samples = max(0, int(samples))
+        self.renderer = ""
+        self.software = False
+        self.last_frame_multisampled = False
+        self._msaa = None  # (size, QOpenGLFramebufferObject)
+        self._last_paint = -1e9
+        self._settle = QtCore.QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.timeout.connect(self._settled)
+        self._settle_pending = False
+        self._off = None  # (QOpenGLContext, QOffscreenSurface) for grabs before exposure
+
+    # -- GL setup ------------------------------------------------------------------------
+    def initializeGL(self) -> None:  # noqa: N802
+        super().initializeGL()
+        self.renderer = _gl_string(GL.GL_RENDERER)
+        self.software = is_software_renderer(self.renderer)
+
+    def font(self) -> QtGui.QFont:
+        return QtGui.QGuiApplication.font()
+
+    # -- painting ------------------------------------------------------------------------------
+    def paint_overlay(self, painter: QtGui.QPainter) -> None:
+        """Draw 2D overlays (labels) over the 3D scene; the default draws nothing."""
+
+    def has_overlay(self) -> bool:
+        """Whether :meth:`paint_overlay` has anything to draw (skips a QPainter)."""
+        return False
+
+    def _wants_multisample(self) -> bool:
+        if self.samples == 0:
+            return False
+        if not self.software or self._settle_pending:
+            return True
+        # software GL: only isolated frames; a frame soon after the last is single-sampled
+        return (time.perf_counter() - self._last_paint) * 1000.0 > self.settle_ms
+
+    def paintGL(self) -> None:  # noqa: N802
+        dpr = self.devicePixelRatio()
+        w, h = max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))
+        region = (0, 0, self.width(), self.height())
+        multisample = self._wants_multisample()
+        self._settle_pending = False
+        # QPainter (the overlay) disables GL_MULTISAMPLE in this context: turn it back on
+        GL.glEnable(GL.GL_MULTISAMPLE)
+        if multisample:
+            fbo = self._msaa_fbo(w, h)
+            fbo.bind()
+            GL.glViewport(0, 0, w, h)
+            self.paint(region=region, viewport=region)
+            fbo.release()
+            QtOpenGL.QOpenGLFramebufferObject.blitFramebuffer(
+                None, QtCore.QRect(0, 0, w, h), fbo, QtCore.QRect(0, 0, w, h),
+                GL.GL_COLOR_BUFFER_BIT, GL.GL_NEAREST)
+            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.defaultFramebufferObject())
+        else:
+            GL.glViewport(0, 0, w, h)
+            self.paint(region=region, viewport=region)
+            if self.samples and self.software:
+                self._settle.start(self.settle_ms)  # a multisampled frame once still
+        self.last_frame_multisampled = multisample
+        self._last_paint = time.perf_counter()
+        if self.has_overlay():
+            painter = QtGui.QPainter(self)
+            self.paint_overlay(painter)
+            painter.end()
+
+    def _settled(self) -> None:
+        if not self.last_frame_multisampled:
+            self._settle_pending = True
+            self.update()
+
+    def _msaa_fbo(self, w: int, h: int) -> QtOpenGL.QOpenGLFramebufferObject:
+        if self._msaa is None or self._msaa[0] != (w, h):
+            fmt = QtOpenGL.QOpenGLFramebufferObjectFormat()
+            fmt.setAttachment(QtOpenGL.QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
+            fmt.setSamples(self.samples)
+            self._msaa = ((w, h), QtOpenGL.QOpenGLFramebufferObject(w, h, fmt))
+        return self._msaa[1]
+
+    # -- grabbing -------------------------------------------------------------------------------
+    def render_image(self, width: int | None = None, height: int | None = None,
+                     samples: int | None = None) -> QtGui.QImage:
+        """Render the scene now into an image (multisampled), overlays included.
+
+        Works before the window is shown (an off-screen context sharing its resources).
+        """
+        w = max(1, int(width or self.width()))
+        h = max(1, int(height or self.height()))
+        if (w, h) != (self.width(), self.height()):
+            self.resize(w, h)  # the projection and the labels follow the window's size
+        samples = self.samples if samples is None else samples
+        if self.isValid():
+            self.makeCurrent()
+        else:
+            self._make_offscreen_current()
+        for item in self.items:
+            if not item.isInitialized():
+                item.initialize()
+        fmt = QtOpenGL.QOpenGLFramebufferObjectFormat()
+        fmt.setAttachment(QtOpenGL.QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
+        fmt.setSamples(samples)
+        fbo = QtOpenGL.QOpenGLFramebufferObject(w, h, fmt)
+        fbo.bind()
+        GL.glEnable(GL.GL_MULTISAMPLE)  # a QPainter on the window may have disabled it
+        GL.glViewport(0, 0, w, h)
+        self.paint(region=(0, 0, w, h), viewport=(0, 0, w, h))
+        fbo.release()
+        image = fbo.toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+        del fbo
+        if self.has_overlay():
+            painter = QtGui.QPainter(image)
+            self.paint_overlay(painter)
+            painter.end()
+        return image
+
+    def _make_offscreen_current(self) -> None:
+        if self._off is None:
+            ctx = QtGui.QOpenGLContext(self)  # owned by the window: freed with it
+            share = QtGui.QOpenGLContext.globalShareContext()
+            if share is not None:
+                ctx.setShareContext(share)
+            ctx.setFormat(self.requestedFormat())
+            if not ctx.create():
+                raise RuntimeError("could not create an OpenGL context")
+            surface = QtGui.QOffscreenSurface(None, self)
+            surface.setFormat(ctx.format())
+            surface.create()
+            self._off = (ctx, surface)
+        ctx, surface = self._off
+        ctx.makeCurrent(surface)
+        if not self.renderer:
+            self.renderer = _gl_string(GL.GL_RENDERER)
+            self.software = is_software_renderer(self.renderer)
+
+
+def _gl_string(name) -> str:
+    s = GL.glGetString(name)
+    return s.decode(errors="replace") if isinstance(s, bytes) else str(s or "")
+
+
+class SceneContainer(QtWidgets.QWidget):
+    """A widget holding a :class:`SceneWindow` (``self.scene``).
+
+    Attributes the widget does not have are read from the scene, so the container is
+    used like the scene itself (``items``, ``opts``, ``addItem``, ``frameSwapped``, ...).
+    """
+
+    def __init__(self, scene: SceneWindow, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self.scene = scene
+        # the container owns (and deletes) the window: tell Python so, or Python would
+        # delete the window first when both are collected at exit
+        QtCore.QObject.setParent(scene, self)
+        self._box = QtWidgets.QWidget.createWindowContainer(scene, self)
+        self._box.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self._box)
+        scene.resize(self.size())  # a size before the first show (grabs of hidden views)
+
+    def __getattr__(self, name: str):
+        # only called for names the widget lacks: the scene's interface
+        if name in ("scene", "_box"):
+            raise AttributeError(name)
+        return getattr(self.scene, name)
+
+    def update(self, *args) -> None:
+        """Schedule a repaint of the scene (coalesced: one per event-loop turn)."""
+        self.scene.update()
+        if args:
+            super().update(*args)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        # the scene's size is also right before the native window is mapped (grabs)
+        self.scene.resize(event.size())

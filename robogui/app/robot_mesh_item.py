@@ -1,0 +1,302 @@
+"""All parts of a robot in one GL item: one vertex buffer, one shader, two draw calls.
+
+pyqtgraph draws every ``GLMeshItem`` with its own buffer binds, attribute look-ups,
+shader bind and draw call; with ~35 parts (and their shadows) that per-item cost, in
+Python and in a software rasteriser's per-draw state validation, dominates a frame.
+Here the unit meshes of all parts are concatenated once per robot, each vertex
+carries its part index, and a change of ``q`` only uploads the parts' model matrices
+(one uniform array). The floor shadow is a second draw of the same buffer, flattened
+onto the floor in the vertex shader.
+
+Lighting and colours are those of the view's lit shader (key, fill, specular, rim).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from OpenGL import GL
+from pyqtgraph.opengl import shaders
+
+__all__ = ["PartMesh", "RobotMeshItem", "normal_matrices"]
+
+_VERTEX = """
+uniform mat4 u_mvp;          // projection * view
+uniform mat3 u_view_normal;  // view rotation (eye-space lighting)
+uniform mat4 u_model[NPARTS];
+uniform mat3 u_normal[NPARTS];
+uniform vec4 u_tint[NPARTS];   // alpha > 0: this colour replaces the vertex colour
+uniform vec2 u_flags[NPARTS];  // x: shown, y: casts a shadow
+uniform float u_shadow;        // 1: shadow pass
+uniform float u_floor;         // shadow plane z
+uniform vec4 u_shadow_color;
+attribute vec3 a_position;
+attribute vec3 a_normal;
+attribute vec4 a_color;
+attribute float a_part;
+varying vec4 v_color;
+varying vec3 v_normal;
+varying float v_lit;
+void main() {
+    int k = int(a_part + 0.5);
+    vec2 f = u_flags[k];
+    float on = u_shadow > 0.5 ? f.x * f.y : f.x;
+    if (on < 0.5) {
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // outside the clip volume: culled
+        v_color = vec4(0.0);
+        v_normal = vec3(0.0, 0.0, 1.0);
+        v_lit = 0.0;
+        return;
+    }
+    vec4 world = u_model[k] * vec4(a_position, 1.0);
+    if (u_shadow > 0.5) {
+        world.z = u_floor * world.w;  // flattened onto the floor
+        v_color = u_shadow_color;
+        v_lit = 0.0;
+    } else {
+        vec4 t = u_tint[k];
+        v_color = t.a > 0.0 ? t : a_color;
+        v_lit = 1.0;
+    }
+    v_normal = normalize(u_view_normal * (u_normal[k] * a_normal));
+    gl_Position = u_mvp * world;
+}
+"""
+
+_FRAGMENT = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+varying vec4 v_color;
+varying vec3 v_normal;
+varying float v_lit;
+void main() {
+    vec3 n = normalize(v_normal);
+    vec3 key = normalize(vec3(0.35, 0.6, 0.75));
+    vec3 fill = normalize(vec3(-0.7, -0.2, 0.4));
+    float d = max(dot(n, key), 0.0);
+    float f = max(dot(n, fill), 0.0);
+    vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
+    float s = pow(max(dot(n, h), 0.0), 40.0);
+    float rim = pow(1.0 - abs(n.z), 3.0);
+    vec3 lit = v_color.rgb * (0.30 + 0.66 * d + 0.22 * f) + vec3(0.25 * s + 0.06 * rim);
+    vec3 rgb = v_lit > 0.5 ? min(lit, vec3(1.0)) : v_color.rgb;
+    gl_FragColor = vec4(rgb, v_color.a);
+}
+"""
+
+
+def normal_matrices(M: np.ndarray) -> np.ndarray:
+    """Inverse transposes (k, 3, 3) of the linear parts of ``M`` (k, 4, 4): parts are
+    scaled unevenly, so normals need them; singular parts get zeros."""
+    A = np.asarray(M, float)[:, :3, :3]
+    safe = np.abs(np.linalg.det(A)) > 1e-18
+    N = np.zeros_like(A)
+    N[safe] = np.linalg.inv(A[safe]).transpose(0, 2, 1)
+    return N
+
+
+@dataclass
+class PartMesh:
+    """One part: a mesh in its own coordinates, its colour(s), whether it casts a shadow."""
+
+    vertices: np.ndarray  # (v, 3)
+    faces: np.ndarray  # (f, 3) indices into vertices
+    color: tuple[float, float, float, float]  # used when colors is None
+    colors: np.ndarray | None = None  # (v, 4) per-vertex RGBA
+    shadow: bool = False
+
+
+class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
+    """Draws ``parts`` (list of :class:`PartMesh`), each placed by its own 4x4 matrix.
+
+    :meth:`set_matrices` (k, 4, 4) moves them (the only per-frame work),
+    :meth:`set_tints` overrides colours, :meth:`set_shown` hides parts or shadows.
+    """
+
+    def __init__(self, parts: list[PartMesh], *, floor_z: float = 0.0,
+                 shadow_color=(0.0, 0.0, 0.0, 1.0), parentItem=None):
+        super().__init__(parentItem=parentItem)
+        self.setGLOptions("opaque")
+        k = len(parts)
+        if k == 0:
+            raise ValueError("parts must hold at least one PartMesh")
+        rows, faces = [], []
+        offset = 0
+        for i, p in enumerate(parts):
+            v = np.asarray(p.vertices, np.float32)
+            f = np.asarray(p.faces, np.uint32)
+            nrm = gl.MeshData(vertexes=v, faces=f).vertexNormals()
+            c = p.colors if p.colors is not None else np.tile(np.asarray(p.color, np.float32),
+                                                              (len(v), 1))
+            # interleaved: position 3, normal 3, colour 4, part index 1
+            rows.append(np.hstack([v, nrm, c, np.full((len(v), 1), i)]).astype(np.float32))
+            faces.append(f + offset)
+            offset += len(v)
+        # each part's run of indices: only the runs of shown parts are drawn, so hidden
+        # parts cost no vertex shading (done on the CPU by a software rasteriser)
+        counts = np.array([3 * len(f) for f in faces])
+        self._runs = np.stack([np.cumsum(counts) - counts, counts], axis=1)
+        self._vertices = np.ascontiguousarray(np.vstack(rows))
+        self._faces = np.ascontiguousarray(np.vstack(faces).astype(np.uint32))
+        self.part_count = k
+        self._model = np.tile(np.eye(4, dtype=np.float32), (k, 1, 1))
+        self._gl_model = self._model.copy()  # column-major copies, ready for glUniform*
+        self._gl_normal = np.tile(np.eye(3, dtype=np.float32), (k, 1, 1))
+        self._tint = np.zeros((k, 4), np.float32)
+        self._flags = np.zeros((k, 2), np.float32)
+        self._flags[:, 0] = 1.0
+        self._flags[:, 1] = [1.0 if p.shadow else 0.0 for p in parts]
+        self._casts = self._flags[:, 1].copy()
+        self._show_shadow = True
+        self.floor_z = float(floor_z)
+        self.shadow_color = tuple(float(c) for c in shadow_color)
+        self._capacity = max(8, 1 << (k - 1).bit_length())  # shader arrays: shared sizes
+        self._shader = _shader(self._capacity)
+        self._buffers = None  # created in the first paint (needs a current context)
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def matrices(self) -> np.ndarray:
+        """Current model matrices (k, 4, 4) (float32)."""
+        return self._model
+
+    def set_matrices(self, M: np.ndarray, normals: np.ndarray | None = None) -> None:
+        """Model matrices of all parts, (k, 4, 4) world-from-mesh; normals follow.
+
+        ``normals`` (k, 3, 3), if given, are the inverse transposes of the linear parts
+        (see :func:`normal_matrices`), computed for several items at once.
+        """
+        M = np.asarray(M, float)
+        if M.shape != (self.part_count, 4, 4):
+            raise ValueError(f"M must have shape ({self.part_count}, 4, 4), got {M.shape}")
+        self._model = M.astype(np.float32)
+        N = normal_matrices(M) if normals is None else normals
+        # numpy is row-major: transposed, the data is GL's column-major
+        self._gl_model = np.ascontiguousarray(M.transpose(0, 2, 1), np.float32)
+        self._gl_normal = np.ascontiguousarray(np.asarray(N).transpose(0, 2, 1), np.float32)
+        self.update()
+
+    def set_part_tint(self, i: int, rgba) -> None:
+        """Colour of part ``i`` (RGBA); alpha 0 gives the part its own colours back."""
+        self._tint[i] = rgba
+        self.update()
+
+    def set_part_shown(self, i: int, shown: bool) -> None:
+        self._flags[i, 0] = float(shown)
+        self.update()
+
+    def part_shown(self, i: int) -> bool:
+        return bool(self._flags[i, 0])
+
+    def set_tints(self, tints: np.ndarray) -> None:
+        """(k, 4) RGBA; a part whose alpha is 0 keeps its own colours."""
+        self._tint = np.asarray(tints, np.float32).reshape(self.part_count, 4).copy()
+        self.update()
+
+    def set_shown(self, shown, shadow: bool = True) -> None:
+        """Which parts are drawn, (k,) bool; ``shadow`` False hides all shadows."""
+        self._flags[:, 0] = np.asarray(shown, np.float32)
+        self._show_shadow = bool(shadow)
+        self._flags[:, 1] = self._casts * float(shadow)
+        self.update()
+
+    # -- GL ------------------------------------------------------------------------------------
+    def _upload(self) -> None:
+        vbo, ibo = GL.glGenBuffers(2)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, vbo)
+        GL.glBufferData(GL.GL_ARRAY_BUFFER, self._vertices.nbytes, self._vertices,
+                        GL.GL_STATIC_DRAW)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
+        GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, ibo)
+        GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, self._faces.nbytes, self._faces,
+                        GL.GL_STATIC_DRAW)
+        GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, 0)
+        self._buffers = (vbo, ibo)
+
+    def paint(self) -> None:
+        self.setupGLState()
+        if self._buffers is None:
+            self._upload()
+        program = self._shader.program()
+        loc = _locations(program)
+        mvp = np.array(self.mvpMatrix().data(), np.float32)
+        vn = np.array(self.modelViewMatrix().normalMatrix().data(), np.float32)
+        vbo, ibo = self._buffers
+        GL.glUseProgram(program)
+        try:
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, vbo)
+            attrs = [a for a in _ATTRIBUTES if loc[a[0]] != -1]
+            for name, size, offset in attrs:
+                GL.glVertexAttribPointer(loc[name], size, GL.GL_FLOAT, False, _STRIDE,
+                                         ctypes.c_void_p(offset))
+                GL.glEnableVertexAttribArray(loc[name])
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
+            k = self.part_count
+            GL.glUniformMatrix4fv(loc["u_mvp"], 1, False, mvp)
+            GL.glUniformMatrix3fv(loc["u_view_normal"], 1, False, vn)
+            GL.glUniformMatrix4fv(loc["u_model"], k, False, self._gl_model)
+            GL.glUniformMatrix3fv(loc["u_normal"], k, False, self._gl_normal)
+            GL.glUniform4fv(loc["u_tint"], k, self._tint)
+            GL.glUniform2fv(loc["u_flags"], k, self._flags)
+            GL.glUniform1f(loc["u_floor"], self.floor_z)
+            GL.glUniform4f(loc["u_shadow_color"], *self.shadow_color)
+            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, ibo)
+            shown = self._flags[:, 0] > 0.5
+            # the shadow first: the parts then draw over it
+            for shadow, parts in ((1.0, shown & (self._flags[:, 1] > 0.5)), (0.0, shown)):
+                runs = self._merged_runs(parts)
+                if not runs:
+                    continue
+                GL.glUniform1f(loc["u_shadow"], shadow)
+                for start, count in runs:
+                    GL.glDrawElements(GL.GL_TRIANGLES, count, GL.GL_UNSIGNED_INT,
+                                      ctypes.c_void_p(4 * start))
+            GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, 0)
+            for name, _size, _offset in attrs:
+                GL.glDisableVertexAttribArray(loc[name])
+        finally:
+            GL.glUseProgram(0)
+
+    def _merged_runs(self, parts: np.ndarray) -> list[tuple[int, int]]:
+        """(first index, index count) of the selected parts, adjacent runs merged."""
+        runs: list[list[int]] = []
+        for (start, count), on in zip(self._runs.tolist(), parts.tolist(), strict=True):
+            if not on:
+                continue
+            if runs and runs[-1][0] + runs[-1][1] == start:
+                runs[-1][1] += count
+            else:
+                runs.append([start, count])
+        return [(a, b) for a, b in runs]
+
+
+_STRIDE = 11 * 4  # bytes per interleaved vertex
+_ATTRIBUTES = (("a_position", 3, 0), ("a_normal", 3, 12), ("a_color", 4, 24), ("a_part", 1, 40))
+_UNIFORMS = ("u_mvp", "u_view_normal", "u_model", "u_normal", "u_tint", "u_flags", "u_shadow",
+             "u_floor", "u_shadow_color")
+_SHADERS: dict[int, shaders.ShaderProgram] = {}
+_LOCATIONS: dict[int, dict[str, int]] = {}
+
+
+def _shader(capacity: int) -> shaders.ShaderProgram:
+    """One program per array size, shared by all items (compiled once per process)."""
+    if capacity not in _SHADERS:
+        _SHADERS[capacity] = shaders.ShaderProgram(
+            f"robogui-batched-{capacity}",
+            [shaders.VertexShader(_VERTEX.replace("NPARTS", str(capacity))),
+             shaders.FragmentShader(_FRAGMENT)])
+    return _SHADERS[capacity]
+
+
+def _locations(program: int) -> dict[str, int]:
+    # looked up once per linked program, not per draw
+    program = int(program)
+    if program not in _LOCATIONS:
+        loc = {a[0]: GL.glGetAttribLocation(program, a[0]) for a in _ATTRIBUTES}
+        loc.update({u: GL.glGetUniformLocation(program, u) for u in _UNIFORMS})
+        _LOCATIONS[program] = loc
+    return _LOCATIONS[program]
