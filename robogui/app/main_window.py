@@ -66,7 +66,8 @@ class MainWindow(QtWidgets.QMainWindow):
     """
 
     def __init__(self, session, settings: Settings | None = None, error_presenter=None,
-                 restore: bool = True, *, teach: bool = True, autosave_path=None):
+                 restore: bool = True, *, teach: bool = True, autosave_path=None,
+                 defer_plots: bool = False):
         super().__init__()
         self.session = session
         self.settings = settings if settings is not None else Settings()
@@ -104,13 +105,18 @@ class MainWindow(QtWidgets.QMainWindow):
             self.teach = install_teach_pendant(
                 self, session, autosave_path=autosave_path or self._autosave_path(),
                 error_presenter=self.error_presenter)
-        self.plot_docks = install_plot_docks(self, session)
+        # run_app builds the plot docks just after the first frame: a third of a second
+        # the window need not wait for
+        self.plot_docks = None
+        self._restore_layout = restore
         # after the view has attached: its rebuild on a robot change runs first
         self.ellipsoid = EllipsoidOverlay(self.view, session, kind=session.display.ellipsoid)
         session.display.events.ellipsoid.connect(self.ellipsoid.set_kind)
 
         self._build_actions()
         self._build_menus()
+        if not defer_plots:
+            self.ensure_plots()
         self.legacy_actions = install_symbolic_and_legacy_actions(self, session)
         self._build_toolbar()
         self.status = self.statusBar()
@@ -245,9 +251,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.teach is not None:
             for act in self.teach.view_actions():
                 m.addAction(act)
-        for act in self.plot_docks.view_actions():
-            m.addAction(act)
             self._build_teach_menus(self.file_menu)
+        self.view_menu = m  # the plot docks add theirs when they are built
 
         m = mb.addMenu("&Help")
         m.addAction(self.act_shortcuts)
@@ -389,10 +394,22 @@ class MainWindow(QtWidgets.QMainWindow):
             "Kinematics and dynamics after Corke's Robotics Toolbox (r6), ROBOOP and "
             "SpaceLib.</p>")
 
+    def ensure_plots(self):
+        """Build the plot docks once (torques, manipulability, joint state); returns them."""
+        if self.plot_docks is None:
+            self.plot_docks = install_plot_docks(self, self.session)
+            for dock in self.plot_docks.docks.values():
+                if self._restore_layout and self.isVisible():
+                    self.restoreDockWidget(dock)  # where the saved layout had it
+            for act in self.plot_docks.view_actions():
+                self.view_menu.addAction(act)
+        return self.plot_docks
+
     def closeEvent(self, event) -> None:  # noqa: N802
         if self.teach is not None:
             self.teach.close()
-        self.plot_docks.close()
+        if self.plot_docks is not None:
+            self.plot_docks.close()
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)
         self.settings.sync()
@@ -424,7 +441,7 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     from .errors import install_excepthook
 
     app = create_app()
-    win = MainWindow(session, restore=restore)
+    win = MainWindow(session, restore=restore, defer_plots=True)
     install_excepthook(win.error_presenter)
     if library_name is not None:
         win.set_origin(library_name)
@@ -441,6 +458,7 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
 
     def first_frame():
         win.view.frameSwapped.disconnect(first_frame)
+        QtCore.QTimer.singleShot(0, win.ensure_plots)
         if report_first_frame:
             # wall-clock time: the benchmark subtracts its own launch time
             print(f"first-frame {time.time():.6f}", flush=True)

@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 from .checks import as_float_array, as_transform
 from .files import atomic_write_text
@@ -263,6 +262,8 @@ class Trajectory:
             raise ValueError("this trajectory has no poses T; use sample")
         i0, i1, w, single = self._locate(time)
         A, B = self.T[i0], self.T[i1]
+        from scipy.spatial.transform import Rotation  # lazy: heavy import, rarely used
+
         rel = Rotation.from_matrix(np.einsum("kji,kjl->kil", A[:, :3, :3], B[:, :3, :3]))
         step = Rotation.from_rotvec(rel.as_rotvec() * w[:, None]).as_matrix()
         out = np.zeros(A.shape)

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 from robogui.engine.checks import as_vector
 from robogui.engine.kinematics import fkine, link_matrices
+from robogui.engine.transforms import angvec2r, tr2angvec
 
 __all__ = [
     "AXES",
@@ -125,11 +125,12 @@ def _fmt_joint_value(robot, j: int, value: float) -> str:
 
 def _rotvec(R: np.ndarray) -> np.ndarray:
     """Rotation vector (axis * angle, rad) of a rotation matrix, robust near identity."""
-    return Rotation.from_matrix(R).as_rotvec()
+    theta, v = tr2angvec(R)
+    return theta * v
 
 
 def _exp(w: np.ndarray) -> np.ndarray:
-    return Rotation.from_rotvec(w).as_matrix()
+    return angvec2r(float(np.linalg.norm(w)), w)
 
 
 def _dls(J: np.ndarray, e: np.ndarray, sigma_threshold: float, lambda_max: float):
