@@ -82,9 +82,13 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
         M = np.asarray(inertia(robot, q2d)).reshape(m, n, n)
         # a robot file may leave a joint without inertia about its axis (point masses on
         # the axis): M is singular there and Asada's measure is undefined (NaN), not an error
-        singular = np.linalg.cond(M) > 1e12
-        M = np.where(singular[:, None, None], np.eye(n), M)
-        Minv_JT = np.linalg.solve(M, np.swapaxes(Js, 1, 2))  # M^-1 J^T, (m, n, k)
+        singular = np.zeros(m, dtype=bool)
+        try:
+            Minv_JT = np.linalg.solve(M, np.swapaxes(Js, 1, 2))  # M^-1 J^T, (m, n, k)
+        except np.linalg.LinAlgError:  # rare: find the singular samples (costly) and skip them
+            singular = np.linalg.cond(M) > 1e12
+            M = np.where(singular[:, None, None], np.eye(n), M)
+            Minv_JT = np.linalg.solve(M, np.swapaxes(Js, 1, 2))
         W = Js @ Minv_JT
         W = 0.5 * (W + np.swapaxes(W, 1, 2))
         e = np.clip(np.linalg.eigvalsh(W), 0.0, None)
