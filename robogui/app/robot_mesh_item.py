@@ -66,15 +66,11 @@ void main() {
 }
 """
 
-_FRAGMENT = """
-#ifdef GL_ES
-precision mediump float;
-#endif
-varying vec4 v_color;
-varying vec3 v_normal;
-varying float v_lit;
-void main() {
-    vec3 n = normalize(v_normal);
+# key and fill light, a little specular and rim light: reads well on dark backgrounds.
+# Shared by every lit item (view3d's shader program too).
+SHADE_GLSL = """
+vec3 shade(vec3 color, vec3 normal) {
+    vec3 n = normalize(normal);
     vec3 key = normalize(vec3(0.35, 0.6, 0.75));
     vec3 fill = normalize(vec3(-0.7, -0.2, 0.4));
     float d = max(dot(n, key), 0.0);
@@ -82,8 +78,21 @@ void main() {
     vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
     float s = pow(max(dot(n, h), 0.0), 40.0);
     float rim = pow(1.0 - abs(n.z), 3.0);
-    vec3 lit = v_color.rgb * (0.30 + 0.66 * d + 0.22 * f) + vec3(0.25 * s + 0.06 * rim);
-    vec3 rgb = v_lit > 0.5 ? min(lit, vec3(1.0)) : v_color.rgb;
+    vec3 rgb = color * (0.30 + 0.66 * d + 0.22 * f) + vec3(0.25 * s + 0.06 * rim);
+    return min(rgb, vec3(1.0));
+}
+"""
+
+_FRAGMENT = """
+#ifdef GL_ES
+precision mediump float;
+#endif
+varying vec4 v_color;
+varying vec3 v_normal;
+varying float v_lit;
+""" + SHADE_GLSL + """
+void main() {
+    vec3 rgb = v_lit > 0.5 ? shade(v_color.rgb, v_normal) : v_color.rgb;
     gl_FragColor = vec4(rgb, v_color.a);
 }
 """

@@ -34,7 +34,7 @@ from robogui.session.session import DisplayOptions
 from . import meshes, style
 from .bindings import Subscriptions
 from .gl_host import SceneContainer, SceneWindow, plane_covers_viewport
-from .robot_mesh_item import PartMesh, RobotMeshItem, normal_matrices
+from .robot_mesh_item import SHADE_GLSL, PartMesh, RobotMeshItem, normal_matrices
 
 __all__ = ["RobotView", "RobotScene", "CAMERA_PRESETS", "scene_scale", "floor_height"]
 
@@ -62,25 +62,16 @@ void main() {
 }
 """
 
-# key light from the upper right of the viewer, a cool fill from the left, a
-# little specular and rim light: reads well on dark backgrounds
+# lighting in SHADE_GLSL (robot_mesh_item), shared with the robot's mesh items
 _FRAGMENT = """
 #ifdef GL_ES
 precision mediump float;
 #endif
 varying vec4 v_color;
 varying vec3 v_normal;
+""" + SHADE_GLSL + """
 void main() {
-    vec3 n = normalize(v_normal);
-    vec3 key = normalize(vec3(0.35, 0.6, 0.75));
-    vec3 fill = normalize(vec3(-0.7, -0.2, 0.4));
-    float d = max(dot(n, key), 0.0);
-    float f = max(dot(n, fill), 0.0);
-    vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
-    float s = pow(max(dot(n, h), 0.0), 40.0);
-    float rim = pow(1.0 - abs(n.z), 3.0);
-    vec3 rgb = v_color.rgb * (0.30 + 0.66 * d + 0.22 * f) + vec3(0.25 * s + 0.06 * rim);
-    gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+    gl_FragColor = vec4(shade(v_color.rgb, v_normal), v_color.a);
 }
 """
 
