@@ -421,11 +421,14 @@ class Session(EventEmitter):
 
     @property
     def manipulability(self) -> float:
-        """Yoshikawa manipulability ``sqrt(det(J J^T))``."""
+        """Yoshikawa manipulability ``sqrt(det(J J^T))`` over the task directions the arm
+        controls (all six for a 6-joint arm), as the plots show it."""
         def compute():
-            from robogui.engine.manipulability import manipulability
+            from .analysis import manipulability_measures
 
-            return float(manipulability(self._robot, self._q, method="yoshikawa"))
+            J = self.jacobian[None]
+            w = manipulability_measures(self._robot, self._q[None], J=J, asada=False)
+            return float(w["yoshikawa"][0])
 
         return self._derived("manipulability", compute)
 

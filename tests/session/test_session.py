@@ -358,3 +358,12 @@ def test_arm_config_round_trips_through_our_ikine560(puma):
         assert res.success, config
         dq = (np.asarray(res.q) - q + np.pi) % (2 * np.pi) - np.pi
         np.testing.assert_allclose(dq, 0, atol=1e-6, err_msg=config)
+
+
+def test_manipulability_of_a_planar_arm_uses_the_directions_it_controls():
+    # two-link planar arm, unit links: Yoshikawa over (x, y) is |a1 a2 sin q2| (Spong)
+    from robogui.io.robotfile import load_robot
+
+    s = Session(load_robot("twolink"))
+    s.set_q([0.3, 0.7])
+    assert s.manipulability == pytest.approx(abs(np.sin(0.7)), rel=1e-12)
