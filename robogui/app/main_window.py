@@ -23,6 +23,7 @@ from .bindings import bind_checkbox, field_ref
 from .dh_table import DHTable
 from .ellipsoid_item import EllipsoidOverlay
 from .joint_panel import JointPanel
+from .main_thread_gc import install_main_thread_gc
 from .menu_extras import install_symbolic_and_legacy_actions
 from .plots import install_plot_docks
 from .pose_panel import PosePanel
@@ -427,6 +428,7 @@ def create_app(argv=None) -> QtWidgets.QApplication:
         app.setOrganizationName("robogui")
         app.setApplicationName("robogui")
         style.apply_dark_theme(app)
+    install_main_thread_gc(app)
     return app
 
 

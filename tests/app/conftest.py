@@ -25,7 +25,19 @@ def _real_display(qapp):
     from robogui.app import style
 
     style.apply_dark_theme(qapp)
+    from robogui.app.main_thread_gc import install_main_thread_gc
+
+    install_main_thread_gc(qapp)  # as the app does: no Qt destructor in a worker thread
     return qapp
+
+
+@pytest.fixture(autouse=True)
+def _collect_between_tests():
+    # the widgets a test leaves behind are destroyed here, in the GUI thread
+    yield
+    import gc
+
+    gc.collect()
 
 
 @pytest.fixture
