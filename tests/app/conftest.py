@@ -40,6 +40,21 @@ def _collect_between_tests():
     gc.collect()
 
 
+class FakeClock:
+    """A wall clock the test moves by hand: ``clock.t += dt``."""
+
+    def __init__(self, t: float = 100.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
 @pytest.fixture
 def settings(tmp_path):
     from robogui.app.settings import Settings

@@ -24,19 +24,6 @@ from robogui.session.program import Program
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class FakeClock:
-    def __init__(self, t: float = 100.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
 @pytest.fixture
 def pendant(window, session, clock):
     """The main window's teach pendant, with a controlled clock."""

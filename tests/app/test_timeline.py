@@ -10,19 +10,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from robogui.engine.trajectory import Trajectory
 
 
-class FakeClock:
-    def __init__(self, t: float = 50.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-
-@pytest.fixture
-def clock():
-    return FakeClock()
-
-
 @pytest.fixture
 def timeline(window, session, clock):
     tl = window.teach.timeline

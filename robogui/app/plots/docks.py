@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..docking import dock_panel
 from .joint_state_panel import JointStatePanel
 from .manipulability_panel import ManipulabilityPanel
 from .torque_panel import TorquePanel
@@ -48,17 +49,6 @@ class PlotDocks:
         self.runner.close()
 
 
-def _dock(window: QtWidgets.QMainWindow, widget, title: str, area) -> QtWidgets.QDockWidget:
-    add_panel = getattr(window, "add_panel", None)
-    if callable(add_panel):  # robogui's MainWindow: object names for the saved layout
-        return add_panel(widget, title, area)
-    dock = QtWidgets.QDockWidget(title, window)
-    dock.setObjectName("dock_" + title.lower().replace(" ", "_"))
-    dock.setWidget(widget)
-    window.addDockWidget(area, dock)
-    return dock
-
-
 def _close_quietly(plot_docks: PlotDocks) -> None:
     try:
         plot_docks.close()
@@ -79,9 +69,9 @@ def install_plot_docks(window: QtWidgets.QMainWindow, session, *,
     manip = ManipulabilityPanel(session, runner)
     state = JointStatePanel(session, runner)
     docks = {
-        "torques": _dock(window, torque, "Torques", area),
-        "manipulability": _dock(window, manip, "Manipulability", area),
-        "joint_state": _dock(window, state, "Joint state", area),
+        "torques": dock_panel(window, torque, "Torques", area),
+        "manipulability": dock_panel(window, manip, "Manipulability", area),
+        "joint_state": dock_panel(window, state, "Joint state", area),
     }
     if tabbed:
         first, *rest = docks.values()

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.session.teach import TeachState
 
+from ..docking import dock_panel
 from .ghosts import GhostLayer, TrailLayer
 from .jog_panel import JogPanel
 from .program_panel import ProgramPanel
@@ -64,17 +65,6 @@ class TeachPendant:
         self.state.close()
 
 
-def _dock(window, widget, title, area) -> QtWidgets.QDockWidget:
-    add_panel = getattr(window, "add_panel", None)
-    if callable(add_panel):
-        return add_panel(widget, title, area)
-    dock = QtWidgets.QDockWidget(title, window)
-    dock.setObjectName("dock_" + title.lower().replace(" ", "_"))
-    dock.setWidget(widget)
-    window.addDockWidget(area, dock)
-    return dock
-
-
 def _scroll(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
     area = QtWidgets.QScrollArea()
     area.setWidgetResizable(True)
@@ -121,9 +111,9 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
 
     right = QtCore.Qt.DockWidgetArea.RightDockWidgetArea
     left = QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
-    docks = {"jog": _dock(window, _scroll(jog_page), "Jog", right),
-             "target": _dock(window, _scroll(target), "Go to", right),
-             "program": _dock(window, _scroll(program), "Program", left)}
+    docks = {"jog": dock_panel(window, _scroll(jog_page), "Jog", right),
+             "target": dock_panel(window, _scroll(target), "Go to", right),
+             "program": dock_panel(window, _scroll(program), "Program", left)}
     # right: the pose readout stays in sight above Jog | Go to; left: the program under
     # the joint sliders (both columns are tall, the sliders and readout are not)
     pose, joints = getattr(window, "pose_dock", None), getattr(window, "joint_dock", None)
@@ -149,7 +139,7 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
         vl.addWidget(timeline)
         window.setCentralWidget(box)
     else:
-        docks["timeline"] = _dock(window, timeline, "Timeline",
+        docks["timeline"] = dock_panel(window, timeline, "Timeline",
                                   QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
 
     pendant = TeachPendant(state, jog, tool, target, program, timeline, ghosts, trail, docks)
