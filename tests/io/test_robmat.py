@@ -80,7 +80,8 @@ def test_smart_lateral_shift_b_moves_into_the_next_d_with_the_same_dynamics():
                                atol=1e-3)
     # a lateral shift on an untwisted link has no standard D-H form: refused in words
     text = (SAMPLES / "smart.dat").read_text().replace("0 0 0.15 0 -1.57079", "0 0 0.15 0 0")
-    with pytest.raises(LegacyFormatError, match="b = 0.15 with twist"):
+    with pytest.raises(LegacyFormatError, match="b = 0.15 with twist"), \
+            pytest.warns(LegacyFormatWarning, match="link 2"):
         load_robmat_dat(None, text=text)
 
 
