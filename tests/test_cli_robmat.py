@@ -2,15 +2,15 @@
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 
 from robogui.engine.dynamics import rne
 from robogui.io.robmat import read_mot
 from robogui.io.robotfile import load_robot
+from tests.samples import LEGACY_SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "docs" / "samples"
+SAMPLES = LEGACY_SAMPLES
 
 
 def test_robmat_csv_torques_equal_rne(tmp_path):

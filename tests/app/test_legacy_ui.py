@@ -3,8 +3,6 @@ and the menu entries (with the symbolic kinematics dialog)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from PySide6 import QtWidgets
@@ -25,8 +23,9 @@ from robogui.io.robmat import read_mot
 from robogui.io.roboop import LegacyFormatError, read_roboop
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
+from tests.samples import LEGACY_SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "docs" / "samples"
+SAMPLES = LEGACY_SAMPLES
 PUMA_CONF = SAMPLES / "puma560_std_dh.conf"
 
 

@@ -1,14 +1,13 @@
 """load_robot reads legacy files by suffix, and a library name never shadows a file path."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from robogui import RobotFileError, load_robot
+from tests.samples import LEGACY_SAMPLES
 
-# the legacy samples ship with the project brief, in shared/ beside the checkout
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "docs" / "samples"
+SAMPLES = LEGACY_SAMPLES
 
 
 def test_roboop_conf_loads_by_suffix_and_matches_the_library_puma(tmp_path):

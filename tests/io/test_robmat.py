@@ -3,7 +3,6 @@
 The joint actions of the matrix method are checked against robogui's rne and jacobians.
 """
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,9 +23,9 @@ from robogui.io.robmat import (
     robmat_main,
 )
 from robogui.io.robotfile import load_robot
+from tests.samples import LEGACY_SAMPLES
 
-# the legacy samples ship with the project brief, in shared/ beside the checkout
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "docs" / "samples"
+SAMPLES = LEGACY_SAMPLES
 
 
 def _sample(name):

@@ -1,7 +1,6 @@
 """ROBOOP .conf import/export (docs/formats.md section 1)."""
 
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +17,9 @@ from robogui.io.roboop import (
     save_roboop,
 )
 from robogui.io.robotfile import RobotFileError, load_robot
+from tests.samples import LEGACY_SAMPLES
 
-# the legacy samples ship with the project brief, in shared/ beside the checkout
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "docs" / "samples"
+SAMPLES = LEGACY_SAMPLES
 RAD, DEG = SAMPLES / "puma560_std_dh.conf", SAMPLES / "puma560_std_dh_deg.conf"
 
 
