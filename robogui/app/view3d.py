@@ -248,8 +248,10 @@ class RobotScene(SceneWindow):
         self._build_links(robot, s)
         self._build_wrist(robot, s)
         self._build_batches()
-        self._labels.append(_Label(0, np.array([0.0, 0.0, self._floor_z - base[2, 3]]),
-                                   robot.name, style.LABEL, "name", dy=28.0))
+        # the name sits on the floor below the base origin; labels ride on frame 0, which
+        # may be rotated (the two-link arm's base is turned 90 deg about x)
+        foot = np.linalg.solve(base, [base[0, 3], base[1, 3], self._floor_z, 1.0])[:3]
+        self._labels.append(_Label(0, foot, robot.name, style.LABEL, "name", dy=28.0))
         self._apply_visibility()
         self.update()
         self.robotRebuilt.emit()
@@ -601,6 +603,12 @@ class RobotScene(SceneWindow):
         show = {"name": d.show_name, "wrist": d.show_wrist}
         return [lab for lab in self._labels if show.get(lab.kind, True)]
 
+    def label_points(self, labels=None) -> np.ndarray:
+        """World positions (k, 3) of ``labels`` (default: the visible ones)."""
+        labels = self._visible_labels() if labels is None else labels
+        pts = [self._frames[lab.frame] @ np.append(lab.point, 1.0) for lab in labels]
+        return np.array(pts, float).reshape(-1, 4)[:, :3]
+
     def has_overlay(self) -> bool:
         return bool(self._visible_labels())
 
@@ -609,8 +617,7 @@ class RobotScene(SceneWindow):
         labels = self._visible_labels()
         if not labels:
             return
-        pts = np.array([self._frames[lab.frame] @ np.append(lab.point, 1.0) for lab in labels])
-        xy = self.project(pts[:, :3])
+        xy = self.project(self.label_points(labels))
         painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
         font = self.font()
         for lab, (x, y) in zip(labels, xy, strict=True):

@@ -160,3 +160,11 @@ def test_wrist_labels_and_scale(view, session):
     session.display.mag = 2.0
     assert view._scale == pytest.approx(2 * s1)
     assert math.isfinite(view.floor_z) and view.floor_z < session.frames[:, 2, 3].min()
+
+
+def test_name_label_stands_on_the_floor_below_a_rotated_base(view, session):
+    session.set_robot(load_robot("twolink"))  # base turned +90 deg about x
+    (name,) = [lab for lab in view._labels if lab.kind == "name"]
+    base = session.robot.base
+    np.testing.assert_allclose(view.label_points([name])[0],
+                               [base[0, 3], base[1, 3], view.floor_z], atol=1e-12)
