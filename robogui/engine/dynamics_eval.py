@@ -144,7 +144,7 @@ class RobotDynamics:
             fe_rows = fext2d is not None and fext2d.shape[0] > 1
             fe_const = fext2d[0].tolist() if fext2d is not None and not fe_rows else None
             n_chunks = -(-m // _CHUNK)
-            size = -(-m // n_chunks)
+            size = max(1, -(-m // max(1, n_chunks)))  # m = 0: no chunk, empty result
             for a in range(0, m, size):
                 b = min(m, a + size)
                 rows = _workspace(b - a, dtype, 5 * n + 6 + prog.n_regs)

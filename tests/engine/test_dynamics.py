@@ -380,3 +380,18 @@ def test_bad_link_dynamics_rejected():
         Link(m=1.0, I=[[1, 0.5, 0], [0, 1, 0], [0, 0, 1]])
     with pytest.raises(ValueError, match="Jm"):
         Link(Jm=-1e-4)
+
+
+def test_empty_batch_gives_empty_results(puma):
+    """m = 0 states (e.g. an empty trajectory) gives empty arrays of the right shape."""
+    e = np.zeros((0, 6))
+    for f, args, shape in ((D.rne, (e, e, e), (0, 6)), (D.gravload, (e,), (0, 6)),
+                           (D.inertia, (e,), (0, 6, 6)), (D.coriolis, (e, e), (0, 6, 6)),
+                           (D.coriolis_torque, (e, e), (0, 6)), (D.itorque, (e, e), (0, 6)),
+                           (D.cinertia, (e,), (0, 6, 6)), (D.kinetic_energy, (e, e), (0,)),
+                           (D.potential_energy, (e,), (0,)), (DL.dtau_dq, (e, e, e), (0, 6, 6)),
+                           (DL.dtau_dqp, (e, e), (0, 6, 6))):
+        assert np.shape(f(puma, *args)) == shape, f.__name__
+    assert D.rne(puma, e, e, e, fext=np.ones(6), gravity=[0, 0, 1]).shape == (0, 6)
+    comp = D.torque_components(puma, e, e, e)
+    assert all(part.shape == (0, 6) for part in comp.as_dict().values())
