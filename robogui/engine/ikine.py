@@ -292,8 +292,9 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
     joint_limits : a solution outside ``robot.qlim`` (after shifting angles by 2 pi)
         counts as a failure and the solver restarts elsewhere.
     chain : for a stack, seed each pose with the previous solution (r6, for
-        trajectories: continuous branch). ``chain=False`` solves all poses at once,
-        vectorised, each from q0.
+        trajectories: continuous branch); the first pose starts from q0. ``chain=False``
+        solves all poses at once, vectorised, each from q0. A q0 with one row per pose
+        (m, n) gives every pose its own start, so it is not chained.
     seed : random-restart seed (reproducible by default).
 
     Returns an :class:`IKResult`; never NaN.
@@ -315,18 +316,19 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
         Q0 = np.zeros((1, n))
     else:
         Q0 = as_float_array(q0, "q0")
-        if Q0.shape not in ((n,), (m, n)) or not np.all(np.isfinite(Q0)):
-            raise ValueError(f"q0 must have shape ({n},) or ({m}, {n}) and be finite, "
+        if Q0.shape not in ((n,), (m, n)):
+            raise ValueError(f"q0 must have shape ({n},) or ({m}, {n}) (one row per pose), "
                              f"got shape {Q0.shape}")
+        if not np.all(np.isfinite(Q0)):
+            raise ValueError("q0 contains a non-finite value (NaN or inf)")
         Q0 = Q0.reshape(-1, n)
     rng = np.random.default_rng(seed)
     opts = dict(w=w, tol=tol, ilimit=ilimit, slimit=slimit, method=method,
                 joint_limits=joint_limits, rng=rng, lam_bar=lam_bar)
-    if chain and m > 1:
+    if chain and m > 1 and Q0.shape[0] == 1:
         outs, prev = [], Q0[0]
         for i in range(m):
-            start = Q0[i] if Q0.shape[0] == m and i == 0 else prev
-            r = _solve_batch(robot, Tt[i:i + 1], start[None], **opts)
+            r = _solve_batch(robot, Tt[i:i + 1], prev[None], **opts)
             outs.append(r)
             if r[1][0]:
                 prev = r[0][0]
@@ -466,7 +468,7 @@ def _ikine560_branches(robot, T):
     for i in np.flatnonzero(np.any(far, axis=1) & ~inside):
         dist = math.sqrt(r[i, 0] ** 2 + pz[i] ** 2)
         reasons[i] = (f"out of reach: the wrist centre is {dist:.4g} m from the shoulder; "
-                      f"the arm reaches {abs(a2) - rho:.4g} to {abs(a2) + rho:.4g} m")
+                      f"the arm reaches {abs(abs(a2) - rho):.4g} to {abs(a2) + rho:.4g} m")
     acK = np.arccos(np.clip(K, -1.0, 1.0))
     th3c = np.stack([-beta + acK, -beta - acK], axis=2)  # (m, 2 arms, 2 candidates)
     c3, s3 = np.cos(th3c), np.sin(th3c)
@@ -548,6 +550,18 @@ def _parse_config(config: str) -> str:
     return pick("lr") + pick("ud") + pick("nf")
 
 
+def _nearest_rotation(T: np.ndarray) -> np.ndarray:
+    """T (m, 4, 4) with each rotation part replaced by the nearest rotation (SVD polar
+    factor). as_transform lets R^T R differ from I by up to its tolerance; the analytic
+    solution is exact for a rotation, so it solves for (and is measured against) this one,
+    as the numeric solver converges to it."""
+    U, _, Vt = np.linalg.svd(T[:, :3, :3])
+    out = T.copy()
+    out[:, :3, :3] = U @ Vt
+    out[:, 3] = (0.0, 0.0, 0.0, 1.0)
+    return out
+
+
 def ikine560(robot, T, config: str = "lun") -> IKResult:
     """Analytic inverse kinematics of a Puma-560-like arm (Paul and Zhang 1986; r6).
 
@@ -555,6 +569,9 @@ def ikine560(robot, T, config: str = "lun") -> IKResult:
     missing ones default to l, u, n): "l"/"r" left/right-handed arm, "u"/"d" elbow
     above/below the line from the shoulder to the wrist centre, "n"/"f" wrist not
     flipped/flipped (the flip adds pi to q4 and q6 and negates q5).
+
+    T's rotation part, which may be off a rotation by the 1e-6 that the input check allows,
+    is replaced by the nearest rotation before solving.
 
     Returns an :class:`IKResult` (iterations 0). Angles are wrapped to (-pi, pi] and
     shifted by 2 pi into the joint limits when that fits. An unreachable pose or a branch
@@ -565,7 +582,7 @@ def ikine560(robot, T, config: str = "lun") -> IKResult:
     cfg = _parse_config(config)
     Tt = as_transform(T, "T")
     single = Tt.ndim == 2
-    Tt = Tt.reshape(-1, 4, 4)
+    Tt = _nearest_rotation(Tt.reshape(-1, 4, 4))
     q, reach, reasons = _ikine560_branches(robot, Tt)
     b = _CONFIGS.index(cfg)
     q, ok, res, why = _finish560(robot, Tt, q[:, b:b + 1], reach[:, b:b + 1], reasons)
@@ -584,7 +601,7 @@ def ikine560_all(robot, T) -> IKResult:
     """
     Tt = as_transform(T, "T")
     single = Tt.ndim == 2
-    Tt = Tt.reshape(-1, 4, 4)
+    Tt = _nearest_rotation(Tt.reshape(-1, 4, 4))
     q, reach, reasons = _ikine560_branches(robot, Tt)
     q, ok, res, why = _finish560(robot, Tt, q, reach, reasons)
     it = np.zeros(ok.shape, dtype=int)

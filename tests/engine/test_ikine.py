@@ -1,9 +1,11 @@
 """Inverse kinematics: numeric solver targets, limits, masks, stacks, failures; ikine560."""
 
 import math
+import re
 
 import numpy as np
 import pytest
+from test_kinematics_batch import CASES, random_robot
 
 from robogui import Link, Robot
 from robogui.engine.ikine import IKResult, ikine, ikine560, ikine560_all, pose_error
@@ -46,6 +48,48 @@ def test_stack_vectorised_and_chained(puma):
     sol = ikine(puma, fkine(puma, path), q0=q0)
     assert sol.success.all()
     np.testing.assert_allclose(sol.q, path, atol=1e-7)
+
+
+def test_per_pose_starts_are_used_not_chained(puma):
+    # two branches of one pose: each pose of the stack converges to the branch its own q0
+    # row is next to (chaining from the first solution would give the first branch twice)
+    T = fkine(puma, np.array([0.3, 0.5, -2.0, 0.4, 0.6, 0.2]))
+    br = ikine560_all(puma, T)
+    q_a, q_b = br.q[br.success][:2]
+    assert np.abs(q_a - q_b).max() > 0.5
+    starts = np.stack([q_a + 0.02, q_b - 0.02])
+    res = ikine(puma, np.stack([T, T]), q0=starts)
+    assert res.success.all()
+    np.testing.assert_allclose(res.q, [q_a, q_b], atol=1e-7)
+    # a single q0 seeds the first pose; the second starts from the first solution
+    res = ikine(puma, np.stack([T, T]), q0=q_b - 0.02)
+    np.testing.assert_allclose(res.q, [q_b, q_b], atol=1e-7)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_any_chain_mdh_prismatic_base_and_tool(case):
+    robot = random_robot(31, **case)
+    mask = None if robot.n >= 6 else [1, 1, 1, 0, 0, 0][:3] + [0, 0, 0]
+    if robot.n < 3:
+        mask = [1, 0, 0, 0, 0, 0]
+    Q = robot.random_q(20, seed=5)
+    T = fkine(robot, Q)
+    w = np.ones(6) if mask is None else np.array(mask, dtype=float)
+    for i in range(20):
+        res = ikine(robot, T[i], mask=mask)
+        assert res.success, res.reason
+        e = pose_error(T[i], fkine(robot, res.q)) * w
+        assert np.abs(e).max() < 1e-9
+        assert np.all(robot.islimit(res.q) == 0)
+
+
+def test_modified_dh_puma(puma_akb):
+    Q = puma_akb.random_q(20, seed=6)
+    T = fkine(puma_akb, Q)
+    res = ikine(puma_akb, T, chain=False)
+    assert res.success.all()
+    ep, er = pose_errors(puma_akb, res.q, T)
+    assert ep.max() < 1e-8 and er.max() < 1e-8
 
 
 def test_joint_limits_respected_with_restarts(puma):
@@ -118,8 +162,10 @@ def test_bad_input(puma):
         ikine(puma, bad)
     with pytest.raises(ValueError, match="non-finite"):
         ikine(puma, np.full((4, 4), np.nan))
-    with pytest.raises(ValueError, match="q0"):
+    with pytest.raises(ValueError, match="q0 must have shape"):
         ikine(puma, T, q0=np.zeros(5))
+    with pytest.raises(ValueError, match="q0 contains a non-finite"):
+        ikine(puma, T, q0=[0, 0, np.nan, 0, 0, 0])
     with pytest.raises(ValueError, match="mask"):
         ikine(puma, T, mask=[1, 1, 1])
     with pytest.raises(ValueError, match="method"):
@@ -214,6 +260,33 @@ def test_analytic_unreachable_and_limits(puma):
         assert ok == (why == "analytic")
         assert ok == bool(np.all(puma.islimit(q) == 0))
         assert ok or "outside its limits" in why
+
+
+def test_nearly_orthonormal_targets_are_solved(puma):
+    # the input check accepts R^T R - I up to 1e-6; both solvers reach the nearest rotation
+    q = np.array([0.3, 0.5, -2.0, 0.4, 0.6, 0.2])
+    T = fkine(puma, q)
+    T[:3, :3] += 3e-7 * np.random.default_rng(15).standard_normal((3, 3))
+    U, _, Vt = np.linalg.svd(T[:3, :3])
+    nearest = T.copy()
+    nearest[:3, :3] = U @ Vt
+    branches = ikine560_all(puma, T)
+    assert branches.success.sum() >= 2
+    assert np.all(branches.residual[branches.success] < 1e-10)
+    cfg = branches.config[int(np.argmax(branches.success))]
+    for res in (ikine560(puma, T, cfg), ikine(puma, T, q0=q)):
+        assert res.success and res.residual < 1e-10, res.reason
+        assert np.abs(fkine(puma, res.q) - nearest).max() < 1e-10
+
+
+def test_unreachable_reason_gives_the_reach_interval(puma):
+    far = np.eye(4)
+    far[:3, 3] = [2.0, 0.3, 0.4]
+    why = ikine560(puma, far).reason
+    lo, hi = map(float, re.search(r"reaches (\S+) to (\S+) m", why).groups())
+    a2, a3, d4 = puma.links[1].a, puma.links[2].a, puma.links[3].d
+    assert lo == pytest.approx(abs(a2 - np.hypot(a3, d4)), rel=1e-3)
+    assert hi == pytest.approx(a2 + np.hypot(a3, d4), rel=1e-3)
 
 
 def test_not_a_puma(stanford, puma_akb):
