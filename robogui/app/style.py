@@ -63,6 +63,8 @@ QGroupBox::title { subcontrol-origin: margin; left: 8px; padding: 0 3px; color: 
 QFrame#jointRow[selected="true"] { background: #353b45; border-radius: 4px; }
 QLabel#valueLabel { font-family: monospace; }
 QToolButton#unitButton { min-width: 34px; }
+/* Fusion draws an instant-popup arrow over the text unless the button leaves room */
+QToolButton[popupMode="2"] { padding-right: 14px; }
 """
 
 
