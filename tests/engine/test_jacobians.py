@@ -112,6 +112,33 @@ def test_jacob_dot_is_the_derivative_of_jacob0_along_qd(case):
         np.testing.assert_allclose(jacob_dot(robot, q[i], qd[i]), Jd[i], atol=1e-14)
 
 
+@pytest.mark.parametrize("case", [CASES[0], CASES[3], CASES[5]])
+def test_jacob_dot_bias_is_the_second_derivative_of_fkine(case):
+    """Along q(t) = q + t qd (qdd = 0): d2p/dt2 and dw/dt are jacob_dot(q, qd) @ qd."""
+    robot = random_robot(17, **case)
+    rng = np.random.default_rng(7)
+    q, qd = rng.uniform(-1, 1, robot.n), rng.uniform(-1, 1, robot.n)
+    h = 1e-4
+
+    def pose(t):
+        return fkine(robot, q + t * qd)
+
+    acc = (pose(h)[:3, 3] - 2 * pose(0)[:3, 3] + pose(-h)[:3, 3]) / h**2
+
+    def omega(t, d=1e-5):  # vex(dR/dt R^T), by central differences of fkine
+        dR = (pose(t + d)[:3, :3] - pose(t - d)[:3, :3]) / (2 * d)
+        return vex(dR @ pose(t)[:3, :3].T)
+
+    alpha = (omega(h) - omega(-h)) / (2 * h)
+    bias = jacob_dot(robot, q, qd) @ qd
+    np.testing.assert_allclose(bias[:3], acc, atol=1e-6)
+    np.testing.assert_allclose(bias[3:], alpha, atol=1e-6)
+    # and the velocity itself: jacob0 @ qd is the first derivative of fkine
+    vel = (pose(H)[:3, 3] - pose(-H)[:3, 3]) / (2 * H)
+    np.testing.assert_allclose(jacob0(robot, q)[:3] @ qd, vel, atol=1e-8)
+    np.testing.assert_allclose(jacob0(robot, q)[3:] @ qd, omega(0.0), atol=1e-8)
+
+
 def test_jacob_dot_bias_agrees_with_roboticstoolbox():
     robot = random_robot(14)
     p = rtb_robot(robot)
@@ -149,6 +176,9 @@ def test_dls_inverse_is_the_inverse_away_from_singularities(puma):
     ref = sum(S[i] / (S[i] ** 2 + lam2) * np.outer(Vt[i], U[:, i]) for i in range(6))
     np.testing.assert_allclose(jacobian_dls_inv(puma, q, eps, lmax), ref, atol=1e-12)
     assert jacobian_dls_inv(puma, np.stack([q, q]), eps, lmax).shape == (2, 6, 6)
+    # frame="end" (ROBOOP ref = n): the inverse of jacobe
+    np.testing.assert_allclose(jacobian_dls_inv(puma, q, 1e-4, 0.1, frame="end"),
+                               np.linalg.inv(jacobe(puma, q)), atol=1e-10)
 
 
 @pytest.mark.parametrize("where", ["wrist", "stretched"])
