@@ -226,6 +226,7 @@ class MainWindow(QtWidgets.QMainWindow):
         dh = self.dh_dock.toggleViewAction()
         dh.setText("Show &D-H table")
         dh.setShortcut(QtGui.QKeySequence("Ctrl+D"))
+        dh.triggered.connect(lambda on: on and self.dh_dock.raise_())
         m.addAction(dh)
 
         m = mb.addMenu("&View")
@@ -404,6 +405,12 @@ class MainWindow(QtWidgets.QMainWindow):
                     self.restoreDockWidget(dock)  # where the saved layout had it
             for act in self.plot_docks.view_actions():
                 self.view_menu.addAction(act)
+            if self.dh_dock.isHidden():
+                # shown later as a full-width tab beside the plots, not squeezed beside them
+                first = next(iter(self.plot_docks.docks.values()))
+                if self.dockWidgetArea(first) == self.dockWidgetArea(self.dh_dock):
+                    self.tabifyDockWidget(first, self.dh_dock)
+                    first.raise_()
         return self.plot_docks
 
     def closeEvent(self, event) -> None:  # noqa: N802

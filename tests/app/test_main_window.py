@@ -96,10 +96,14 @@ def test_menus_and_view_toggles(window, session):
     box.close()
 
 
-def test_dh_table_shows_the_robot(window, session):
+def test_dh_table_shows_the_robot(qtbot, window, session):
     assert window.dh_dock.isHidden()
+    plots = window.ensure_plots()
     window.dh_dock.toggleViewAction().trigger()
     assert window.dh_dock.isVisible()
+    # a full-width tab beside the plots, raised, not a sliver squeezed beside them
+    assert set(plots.docks.values()) <= set(window.tabifiedDockWidgets(window.dh_dock))
+    qtbot.waitUntil(lambda: window.dh_dock.width() > window.width() // 3)
     t = window.dh_table.table
     assert t.rowCount() == 6
     head, rows = dh_rows(session.robot, "deg")
