@@ -322,6 +322,11 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
         if not np.all(np.isfinite(Q0)):
             raise ValueError("q0 contains a non-finite value (NaN or inf)")
         Q0 = Q0.reshape(-1, n)
+    if joint_limits:
+        try:
+            _ = robot.qlim  # raises for a prismatic joint without limits
+        except ValueError as exc:
+            raise ValueError(f"{exc}, or call ikine with joint_limits=False") from None
     rng = np.random.default_rng(seed)
     opts = dict(w=w, tol=tol, ilimit=ilimit, slimit=slimit, method=method,
                 joint_limits=joint_limits, rng=rng, lam_bar=lam_bar)

@@ -172,6 +172,14 @@ def test_bad_input(puma):
         ikine(puma, T, method="newton")
     with pytest.raises(ValueError, match="tol"):
         ikine(puma, T, tol=-1)
+    # a prismatic joint without travel limits: say how to go on
+    rpr = Robot([Link(a=0.5), Link(joint="P", alpha=math.pi / 2), Link(a=0.3)], name="rpr")
+    target = fkine(rpr, [0.2, 0.4, 0.1])
+    with pytest.raises(ValueError, match="no qlim.*joint_limits=False"):
+        ikine(rpr, target, mask=[1, 1, 1, 0, 0, 0])
+    res = ikine(rpr, target, mask=[1, 1, 1, 0, 0, 0], joint_limits=False)
+    assert res.success
+    np.testing.assert_allclose(fkine(rpr, res.q)[:3, 3], target[:3, 3], atol=1e-10)
 
 
 # -- analytic -----------------------------------------------------------------------------
