@@ -12,8 +12,10 @@ the end-effector pose T(q) (base and tool included) and the base-frame Jacobian 
 Simplification is cheap and deterministic: each product ``T_{i-1} A_i`` is expanded and
 sums of products of sines and cosines are folded into sines and cosines of sums
 (sympy's ``TR10i``), so a Puma entry reads ``0.4318*cos(q1)*cos(q2) + ...*cos(q2 + q3)``.
-Results are cached by ``robot.key``: an unchanged robot is a cache hit, a new tool (the
-JFKengine tool-acquisition case) or any changed parameter derives again.
+Results are cached by the robot's kinematic description (:func:`kinematic_key`: the D-H
+table, joint types, offsets, conventions, base and tool): an unchanged robot is a cache
+hit, and so is one that differs only in name, masses, motors or limits, while a new tool
+(the JFKengine tool-acquisition case) or any changed kinematic parameter derives again.
 
 sympy is imported inside the functions, so importing this module stays cheap.
 """
@@ -33,7 +35,7 @@ from .checks import as_joint_array
 __all__ = [
     "SymbolicKinematics", "symbolic_kinematics", "fkine_sym", "jacobian_sym",
     "link_matrices_sym", "joint_locations_sym", "evaluate", "to_python", "to_c",
-    "expression_strings", "cache_info", "clear_cache",
+    "expression_strings", "cache_info", "clear_cache", "kinematic_key",
 ]
 
 _CACHE: OrderedDict = OrderedDict()
@@ -51,7 +53,7 @@ class SymbolicKinematics:
     ``seconds`` the derivation time.
     """
 
-    key: tuple
+    key: tuple  # kinematic_key(robot)
     n: int
     q: tuple
     A: tuple
@@ -171,15 +173,25 @@ def _derive(robot) -> SymbolicKinematics:
         cols.append(lin + ang)
     J = sympy.Matrix(6, n, lambda r, c: cols[c][r])
     return SymbolicKinematics(
-        key=robot.key, n=n, q=tuple(q), A=A, frames=tuple(frames), T=T, J=J,
+        key=kinematic_key(robot), n=n, q=tuple(q), A=A, frames=tuple(frames), T=T, J=J,
         revolute=tuple(L.joint == "R" for L in robot.links),
         seconds=time.perf_counter() - t0,
     )
 
 
+def kinematic_key(robot) -> tuple:
+    """What the symbolic T and J depend on: per link the joint type, D-H parameters,
+    offset and convention, then the base and tool transforms (hashable)."""
+    links = tuple((L.joint, float(L.theta), float(L.d), float(L.a), float(L.alpha),
+                   float(L.offset), bool(L.mdh)) for L in robot.links)
+    return (links, tuple(np.asarray(robot.base, dtype=float).ravel()),
+            tuple(np.asarray(robot.tool, dtype=float).ravel()))
+
+
 def symbolic_kinematics(robot) -> SymbolicKinematics:
-    """Symbolic A_i, T and J of ``robot``, cached by ``robot.key`` (see :func:`cache_info`)."""
-    key = robot.key
+    """Symbolic A_i, T and J of ``robot``, cached by :func:`kinematic_key` (see
+    :func:`cache_info`)."""
+    key = kinematic_key(robot)
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:

@@ -112,6 +112,7 @@ def test_jfkengine_sample_code_arm_and_position_only_jacobian():
 
 
 def test_cache_hits_misses_and_tool_acquisition():
+    S.clear_cache()  # the library Puma may have been derived by an earlier test
     robot = load_robot("puma560").replace(name="puma for the cache test")
     before = S.cache_info()
     sk1 = S.symbolic_kinematics(robot)
@@ -130,6 +131,35 @@ def test_cache_hits_misses_and_tool_acquisition():
     assert not np.allclose(S.evaluate(tooled, q)[0], S.evaluate(robot, q)[0])
     S.clear_cache()
     assert S.cache_info() == {"hits": 0, "misses": 0, "size": 0, "maxsize": 16}
+
+
+def test_cache_key_is_the_kinematic_description():
+    S.clear_cache()
+    robot = load_robot("puma560")
+    sk = S.symbolic_kinematics(robot)
+    # name, masses, motor data and limits do not change T and J: still a hit
+    heavier = robot.with_links([L.replace(m=L.m + 1.0, Jm=0.0, qlim=(-1.0, 1.0))
+                                for L in robot.links]).replace(name="renamed")
+    assert heavier.key != robot.key
+    assert S.symbolic_kinematics(heavier) is sk
+    assert S.cache_info() == {"hits": 1, "misses": 1, "size": 1, "maxsize": 16}
+    # any kinematic change derives again: a D-H length, an offset, a base
+    links = list(robot.links)
+    links[1] = links[1].replace(a=0.5)
+    longer = robot.with_links(links)
+    links2 = list(robot.links)
+    links2[2] = links2[2].replace(offset=0.1)
+    shifted = robot.with_links(links2)
+    base = np.eye(4)
+    base[:3, 3] = [0.4, 0.0, 0.1]
+    based = robot.with_base(base)
+    derived = [S.symbolic_kinematics(r) for r in (longer, shifted, based)]
+    assert S.cache_info()["misses"] == 4 and len({id(d) for d in derived} | {id(sk)}) == 4
+    q = robot.random_q(7, seed=3)
+    for r, d in zip((longer, shifted, based), derived, strict=True):
+        np.testing.assert_allclose(d.evaluate(q)[0], r.fkine(q), atol=1e-12)
+        np.testing.assert_allclose(d.evaluate(q)[1], jacob0(r, q), atol=1e-12)
+    S.clear_cache()
 
 
 def test_python_export_is_standalone_and_batched():
@@ -193,3 +223,58 @@ def test_bad_q_is_rejected():
         S.evaluate(robot, [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="non-finite"):
         S.evaluate(robot, [np.nan, 0.0])
+
+
+def _compile_c(src, tmp_path, tag):
+    cc = shutil.which("cc")
+    assert cc, "the machine's C compiler (cc) is required"
+    c_file, so_file = tmp_path / f"kin_{tag}.c", tmp_path / f"libkin_{tag}.so"
+    c_file.write_text(src)
+    subprocess.run([cc, "-std=c99", "-O1", "-shared", "-fPIC", "-Wall", "-Werror",
+                    str(c_file), "-o", str(so_file), "-lm"], check=True, capture_output=True)
+    lib = ctypes.CDLL(str(so_file))
+    dp = ctypes.POINTER(ctypes.c_double)
+    lib.kin.argtypes = [dp, dp, dp]
+    lib.kin.restype = None
+    return lib, dp
+
+
+@pytest.mark.parametrize("mdh", [False, True])
+def test_exports_position_only_with_prismatic_base_and_tool(mdh, tmp_path):
+    # JFKengine's includeOrientation=False: J has the 3 position rows in both exports
+    robot = _odd_robot(mdh)
+    q = _random_q(robot, 5, 8)
+    ns = {}
+    exec(compile(S.to_python(robot, include_orientation=False), "kin3.py", "exec"), ns)
+    T, J = ns["kinematics"](q)
+    assert J.shape == (5, 3, 3)
+    np.testing.assert_allclose(T, robot.fkine(q), atol=1e-12)
+    np.testing.assert_allclose(J, jacob0(robot, q)[:, :3], atol=1e-12)
+    for rows in (6, 3):
+        src = S.to_c(robot, func_name="kin", include_orientation=rows == 6)
+        lib, dp = _compile_c(src, tmp_path, f"{int(mdh)}_{rows}")
+        for qi in q:
+            qa = np.ascontiguousarray(qi, dtype=np.float64)
+            Tc, Jc = np.zeros(16), np.full(rows * 3 + 1, 7.0)  # guard word after J
+            lib.kin(qa.ctypes.data_as(dp), Tc.ctypes.data_as(dp), Jc.ctypes.data_as(dp))
+            assert Jc[-1] == 7.0  # nothing written past rows x n
+            np.testing.assert_allclose(Tc.reshape(4, 4), robot.fkine(qi), atol=1e-12)
+            np.testing.assert_allclose(Jc[:-1].reshape(rows, 3), jacob0(robot, qi)[:rows],
+                                       atol=1e-12)
+
+
+def test_expressions_are_simplified():
+    # products of sines and cosines of joint angles are folded into sums of angles
+    sk = S.symbolic_kinematics(load_robot("puma560"))
+    q1, q2, q3 = sk.q[:3]
+    x = sk.T[0, 3]
+    assert x.has(sympy.cos(q2 + q3)) and x.has(sympy.sin(q2 + q3))
+    assert not x.has(sympy.sin(q2) * sympy.sin(q3))
+    assert sympy.expand(x - (0.15005 * sympy.sin(q1) + 0.4318 * sympy.cos(q1) * sympy.cos(q2)
+                             + 0.0203 * sympy.cos(q1) * sympy.cos(q2 + q3)
+                             - 0.4318 * sympy.cos(q1) * sympy.sin(q2 + q3))) == 0
+    assert sympy.count_ops(x) < sympy.count_ops(sympy.expand(x, trig=True)) - 5
+    # the joint locations are expressions too: the wrist centre of the Puma
+    locs = sk.joint_locations()
+    assert len(locs) == 7 and locs[0] == sympy.zeros(3, 1)
+    assert locs[4][2] == locs[6][2] and not locs[4][2].has(sk.q[3], sk.q[4], sk.q[5])
