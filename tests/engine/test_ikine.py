@@ -157,6 +157,16 @@ def test_bad_input(puma):
     with pytest.raises(ValueError, match="not a rotation"):
         ikine(puma, bad)
     bad = T.copy()
+    bad[:3, 0] *= -1  # orthonormal, but a reflection
+    with pytest.raises(ValueError, match="determinant"):
+        ikine(puma, bad)
+    with pytest.raises(ValueError, match="determinant"):
+        ikine560(puma, bad)
+    bad = T.copy()
+    bad[:3, :3] += 1e-5  # beyond the 1e-6 tolerance
+    with pytest.raises(ValueError, match=r"not a rotation: R\^T R differs from I by 2e-05"):
+        ikine(puma, np.stack([T, bad]))
+    bad = T.copy()
     bad[3, 0] = 1.0
     with pytest.raises(ValueError, match="bottom row"):
         ikine(puma, bad)

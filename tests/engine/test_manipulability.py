@@ -128,3 +128,7 @@ def test_bad_input(puma):
         vellipse(puma, np.zeros(6), axes="all")
     with pytest.raises(ValueError, match="q"):
         fellipse(puma, np.zeros(4))
+    with pytest.raises(ValueError, match="non-finite"):
+        manipulability(puma, np.stack([np.zeros(6), np.full(6, np.nan)]))
+    with pytest.raises(ValueError, match="non-finite"):
+        vellipse(puma, [0, 0, np.inf, 0, 0, 0])
