@@ -439,3 +439,64 @@ def test_chain_positions_and_velocities_match_fkine_and_finite_differences(mdh):
     Tdd = (Tt(h) - 2 * Tt(0) + Tt(-h)) / h**2
     close(mot.WA[:, -1] @ mot.T_tool, Td, 1e-7)
     close(mot.HA[:, -1] @ mot.T_tool, Tdd, 1e-3)
+
+
+def test_coriolis_theorem_composes_absolute_accelerations():
+    # frame 1 moves in frame 0 (M01(t)); frame 2 moves relative to frame 1 (M12(t)).
+    # W and H of M02 = M01 M12 follow from W0 + W1(0) and coriolis(H0, H1(0), W0, W1(0))
+    rng = np.random.default_rng(17)
+    u1, u2 = rng.normal(size=3), rng.normal(size=3)
+    P1, P2 = rng.normal(size=3), rng.normal(size=3)
+    M01 = lambda t: sl.screwtom(u1, 0.3 + 1.1 * t + 0.7 * t * t, P1, 0.2 * t - 0.4 * t * t)
+    M12 = lambda t: sl.screwtom(u2, -0.5 + 0.9 * t - 1.3 * t * t, P2, 0.6 * t * t)
+
+    def wh(M, t=0.0, h=1e-4):
+        Md = (M(t + h) - M(t - h)) / (2 * h)
+        Mdd = (M(t + h) - 2 * M(t) + M(t - h)) / h**2
+        Mi = sl.invers(M(t))
+        return Md @ Mi, Mdd @ Mi  # W = Mdot M^-1, H = Mddot M^-1
+
+    W0, H0 = wh(M01)
+    W1, H1 = wh(M12)  # relative motion, in frame 1
+    W1o, H1o = sl.mami(W1, M01(0.0)), sl.mami(H1, M01(0.0))  # the same in frame 0
+    W2, H2 = wh(lambda t: M01(t) @ M12(t))
+    close(W0 + W1o, W2, 1e-7)
+    close(sl.coriolis(H0, H1o, W0, W1o), H2, 1e-5)
+    # without the Coriolis term the composition is wrong
+    assert np.abs(H0 + H1o - H2).max() > 0.1
+
+
+@pytest.mark.parametrize("mdh", [False, True])
+def test_chain_accelerations_equal_jacobian_and_its_derivative(mdh):
+    # tool-point acceleration and angular acceleration of the matrix method (H matrices)
+    # = J qdd + Jdot qd of robogui's jacob0/jacob_dot, on random robots with a base
+    from robogui.engine.jacobians import jacob0, jacob_dot
+
+    rng = np.random.default_rng(31 + mdh)
+    robot = _random_robot(rng, 5, mdh)
+    base = np.eye(4)
+    base[:3, :3] = sl.rotat([1, -2, 0.5], 0.8)
+    base[:3, 3] = [0.2, -0.1, 0.4]
+    robot = robot.with_base(base)
+    ch = sl.chain_from_robot(robot)
+    q, qd, qdd = rng.normal(size=(4, 5)), rng.normal(size=(4, 5)), rng.normal(size=(4, 5))
+    mot = sl.chain_motion(ch, q, qd, qdd)
+    p = mot.T_tool[:, :, 3]
+    v = np.einsum("kij,kj->ki", mot.WA[:, -1], p)[:, :3]
+    a = np.einsum("kij,kj->ki", mot.HA[:, -1], p)[:, :3]
+    Om = mot.WA[:, -1, :3, :3]
+    w, wd = sl.mtov(Om), sl.mtov(mot.HA[:, -1, :3, :3] - Om @ Om)
+    J, Jd = jacob0(robot, q), jacob_dot(robot, q, qd)
+    np.testing.assert_allclose(np.hstack([v, w]), np.einsum("kij,kj->ki", J, qd), atol=1e-12)
+    np.testing.assert_allclose(np.hstack([a, wd]), np.einsum("kij,kj->ki", J, qdd)
+                               + np.einsum("kij,kj->ki", Jd, qd), atol=1e-11)
+    # the per-link origins too (point_kinematics), against each frame's position derivative
+    P, vl, al, wl, wdl = mot.point_kinematics()
+    h = 1e-5
+    F = lambda t: robot.fkine_all(q + t * qd + 0.5 * t * t * qdd)
+    Fp, F0, Fm = F(h), F(0.0), F(-h)
+    n_frames = F0.shape[1]
+    inner = slice(1, n_frames - (0 if robot.tool_is_identity else 1))
+    close(P[:, : inner.stop - 1], F0[:, inner, :3, 3], 1e-12)
+    close(vl[:, : inner.stop - 1], (Fp - Fm)[:, inner, :3, 3] / (2 * h), 1e-7)
+    close(al[:, : inner.stop - 1], (Fp - 2 * F0 + Fm)[:, inner, :3, 3] / h**2, 1e-3)
