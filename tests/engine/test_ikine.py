@@ -102,6 +102,11 @@ def test_joint_limits_respected_with_restarts(puma):
     assert res.success
     assert np.all(tight.islimit(res.q) == 0)
     np.testing.assert_allclose(res.q, q_true, atol=1e-7)
+    # without restarts the search from zeros lands on a solution outside the limits
+    once = ikine(tight, fkine(tight, q_true), q0=np.zeros(6), slimit=1)
+    assert not once.success and "outside the joint limits" in once.reason
+    assert res.iterations > once.iterations
+    assert np.all(tight.islimit(once.q) == 0) and np.all(np.isfinite(once.q))
 
 
 def test_mask_for_a_robot_with_fewer_joints(twolink):
