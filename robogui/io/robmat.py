@@ -137,8 +137,11 @@ def read_dat(path=None, *, text: str | None = None) -> RobMatData:
     tail = [st.take(f) for f in TAIL_FIELDS]
     if st.pos < len(toks):
         tok, no = toks[st.pos]
-        msgs.append(f"line {no}: {len(toks) - st.pos} number(s) after the external actions "
-                    "are ignored (Rob_Mat never reads them)")
+        extra = len(toks) - st.pos
+        hint = (f"; that is {extra // 16} more link(s) of 16 numbers: should nlink be "
+                f"{n + extra // 16}?" if extra % 16 == 0 else "")
+        msgs.append(f"line {no}: {extra} number(s) after the external actions are ignored "
+                    f"(Rob_Mat never reads them){hint}")
     inertia = np.stack([
         jtoj(vals["m"][i], vals["jxx"][i], vals["jyy"][i], vals["jzz"][i], vals["jxy"][i],
              vals["jyz"][i], vals["jxz"][i], vals["xg"][i], vals["yg"][i], vals["zg"][i])

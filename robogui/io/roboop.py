@@ -188,8 +188,12 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     warn = conf.warnings.append
     bases = _base_sections(conf)
     if robot_name is None:
+        if not bases:
+            raise LegacyFormatError(
+                "no robot in the file: no section has a 'dof' key (a ROBOOP robot's base "
+                "section needs 'dof: <number of joints>')", path)
         if len(bases) != 1:
-            found = ", ".join(f"[{b}]" for b in bases) or "none"
+            found = ", ".join(f"[{b}]" for b in bases)
             raise LegacyFormatError(
                 f"give robot_name: the sections with a 'dof' key are {found}", path)
         robot_name = bases[0]

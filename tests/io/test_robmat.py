@@ -206,3 +206,34 @@ def test_robmat_command_text_csv_and_errors(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "error" in err and "line 2" in err and "incomplete" in err and "bad.mot" in err
     assert robmat_main([dat]) == 2
+
+
+def test_external_action_of_the_dat_file_enters_the_joint_torques():
+    # fx fy fz cx cy cz act ON the end effector, in frame n, moment about o_n; rne's fext
+    # is the wrench the end effector exerts, so it is the opposite
+    toks = (SAMPLES / "scara.dat").read_text().split()
+    F = [1.5, -2.0, 3.0, 0.4, -0.3, 0.2]
+    text = " ".join(toks[:-6]) + "\n" + " ".join(map(str, F)) + "\n"
+    data = read_dat("load.dat", text=text)
+    np.testing.assert_allclose(data.ext_force, F[:3]) and np.testing.assert_allclose(
+        data.ext_torque, F[3:])
+    mot = read_mot(SAMPLES / "scara.mot", data.nlink)
+    res = robmat(data, mot)
+    robot = load_robmat_dat(None, text=text)
+    np.testing.assert_allclose(res.tau, rne(robot, mot.q, mot.qd, mot.qdd, fext=-np.array(F)),
+                               atol=1e-10)
+    free = robmat(*_sample("scara"))
+    # fz pushes the gripper along z3, i.e. down (alfa = 3.1415): the prismatic joint (axis
+    # z2 up) pushes back 3 N more, as it does against the weight (z3 is tilted by 9.3e-5)
+    tilt = np.pi - 3.1415
+    assert res.tau[0, 2] - free.tau[0, 2] == pytest.approx(3 * np.cos(tilt) + 2 * np.sin(tilt),
+                                                           abs=1e-9)
+    assert np.abs(res.tau - free.tau).max() > 0.1
+
+
+def test_a_short_nlink_is_pointed_out():
+    # nlink 2 on the 3-link SCARA file: 16 numbers are left over, Rob_Mat ignores them
+    good = (SAMPLES / "scara.dat").read_text()
+    data = read_dat("short.dat", text="2\n" + good.split("\n", 1)[1])
+    assert data.nlink == 2
+    assert any("16 numbers: should nlink be 3?" in m for m in data.warnings)

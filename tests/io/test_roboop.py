@@ -121,6 +121,8 @@ def test_missing_dof_dh_and_section_messages():
     assert robot.is_mdh
     with pytest.raises(LegacyFormatError, match=r"\[A\], \[B\]"):
         read_roboop("m.conf", text="[A]\ndof: 1\n[B]\ndof: 2\n")
+    with pytest.raises(LegacyFormatError, match="no robot in the file: no section has a 'dof'"):
+        read_roboop("m.conf", text="[R]\nDH: 1\n[R_LINK1]\na: 1\n")
     with pytest.raises(LegacyFormatError, match="no section"):
         read_roboop("m.conf", robot_name="C", text="[A]\ndof: 1\n")
     with pytest.raises(LegacyFormatError, match="cannot read"):
