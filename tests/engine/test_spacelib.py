@@ -301,6 +301,13 @@ def test_cardan_gimbal_lock_and_bad_sequence():
         R = sl.cardator(q, *seq)
         q1, _ = sl.rtocarda(R, *seq)
         close(sl.cardator(q1, *seq), R, 1e-9)
+    # every sequence at both singular middle angles (Cardan +-pi/2, Euler 0 and pi):
+    # both returned solutions give the rotation back
+    for seq in SEQS:
+        for mid in ((np.pi / 2, -np.pi / 2) if seq[0] != seq[2] else (0.0, np.pi)):
+            R = sl.cardator([0.3, mid, 0.4], *seq)
+            for q in sl.rtocarda(R, *seq):
+                close(sl.cardator(q, *seq), R, 1e-12)
     with pytest.raises(ValueError, match="axis j"):
         sl.cardator([0, 0, 0], X, X, Z)
 

@@ -88,9 +88,10 @@ def rtocarda(R, i, j, k) -> tuple[np.ndarray, np.ndarray]:
     for b in (b1, -b1):
         sb = np.sin(b)
         if abs(sb) < 1e-10:
+            # middle angle 0: R = R_i(a + c); pi: R = R_i(a - c) R_j(pi). With a = 0 both
+            # give the same (j, j) and (j, l) entries for c
             a = 0.0
-            c = float(np.arctan2(-s * R[j, l_], R[j, j]) if R[i, i] > 0 else
-                      np.arctan2(s * R[j, l_], R[j, j]))
+            c = float(np.arctan2(-s * R[j, l_], R[j, j]))
         else:
             sg = np.sign(sb)
             a = float(np.arctan2(R[j, i] * sg, -s * R[l_, i] * sg))
