@@ -22,17 +22,46 @@ __all__ = [
 ]
 
 
+def _short(value, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def as_float_array(value, name: str) -> np.ndarray:
-    """Convert ``value`` to a float64 array, or raise ValueError naming ``name``."""
+    """Convert ``value`` to a float64 array, or raise ValueError naming ``name``.
+
+    Only numbers are accepted: numpy itself would turn the string ``"1.5"`` into 1.5 and
+    ``None`` into NaN, so strings, ``None``, complex numbers and other non-numbers are
+    refused here with a message that says so. Objects that convert with ``float()``
+    (Decimal, Fraction, numpy scalars) are fine.
+    """
+    if isinstance(value, np.ndarray):
+        raw = value
+    elif value is None or isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be numeric, got {_short(value)}")
+    else:
+        try:
+            raw = np.asarray(value)
+        except (TypeError, ValueError) as exc:  # e.g. a ragged nested list
+            raise ValueError(f"{name} must be a numeric array, got {_short(value)}") from exc
+    kind = raw.dtype.kind
+    if kind in "biuf":
+        return np.asarray(raw, dtype=np.float64)
+    if kind != "O" or any(x is None for x in raw.flat):  # numpy would make None a NaN
+        raise ValueError(f"{name} must be numeric, got {_short(value)}")
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        return raw.astype(np.float64)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric, got {value!r}") from exc
-    return arr
+        raise ValueError(f"{name} must be numeric, got {_short(value)}") from exc
 
 
 def as_scalar(value, name: str, *, nonneg: bool = False) -> float:
-    """A finite float (not negative when ``nonneg``), or ValueError naming ``name``."""
+    """A finite float (not negative when ``nonneg``), or ValueError naming ``name``.
+
+    Strings are refused even when they spell a number (``float("1.5")`` would accept them).
+    """
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be a number, got {_short(value)}")
     try:
         x = float(value)
     except (TypeError, ValueError) as exc:
@@ -44,21 +73,31 @@ def as_scalar(value, name: str, *, nonneg: bool = False) -> float:
     return x
 
 
-def _check_finite(arr: np.ndarray, name: str) -> None:
+def _check_finite(arr: np.ndarray, name: str, want: str = "") -> None:
     if not np.all(np.isfinite(arr)):
         bad = np.argwhere(~np.isfinite(arr))[0]
         where = "" if arr.ndim == 0 else f" at index {tuple(int(i) for i in bad)}"
-        raise ValueError(f"{name} contains a non-finite value (NaN or inf){where}")
+        hint = f"; expected finite values of shape {want}" if want else ""
+        raise ValueError(f"{name} contains a non-finite value (NaN or inf){where}{hint}")
+
+
+def _numeric(value, name: str, want: str) -> np.ndarray:
+    """as_float_array, with the expected shape added to its message."""
+    try:
+        return as_float_array(value, name)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; expected shape {want}") from None
 
 
 def as_vector(value, length: int, name: str) -> np.ndarray:
     """A finite float vector of exactly ``length`` elements."""
-    arr = as_float_array(value, name)
+    want = f"({length},)"
+    arr = _numeric(value, name, want)
     if arr.ndim == 0 and length == 1:
         arr = arr.reshape(1)
     if arr.shape != (length,):
-        raise ValueError(f"{name} must have shape ({length},), got shape {arr.shape}")
-    _check_finite(arr, name)
+        raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
+    _check_finite(arr, name, want)
     return arr
 
 
@@ -66,20 +105,22 @@ def as_joint_array(value, n: int, name: str = "q") -> tuple[np.ndarray, bool]:
     """Joint-space input of shape (n,) or (m, n).
 
     Returns ``(array2d, single)`` where ``array2d`` has shape (m, n) and ``single``
-    tells the caller to drop the leading axis from its result.
+    tells the caller to drop the leading axis from its result. Every error message names
+    the argument and the expected shape.
     """
-    arr = as_float_array(value, name)
+    want = f"({n},) or (m, {n})"
+    arr = _numeric(value, name, want)
     if arr.ndim == 0 and n == 1:
         arr = arr.reshape(1)
     if arr.ndim == 1:
         if arr.shape[0] != n:
-            raise ValueError(f"{name} must have shape ({n},) or (m, {n}), got shape {arr.shape}")
-        _check_finite(arr, name)
+            raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
+        _check_finite(arr, name, want)
         return arr.reshape(1, n), True
     if arr.ndim == 2 and arr.shape[1] == n:
-        _check_finite(arr, name)
+        _check_finite(arr, name, want)
         return arr, False
-    raise ValueError(f"{name} must have shape ({n},) or (m, {n}), got shape {arr.shape}")
+    raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
 
 
 def check_rotation(R: np.ndarray, name: str = "R", tol: float = 1e-6) -> None:
@@ -102,11 +143,11 @@ def check_homogeneous(T: np.ndarray, name: str = "T", tol: float = 1e-6) -> None
 
 def as_transform(value, name: str = "T", tol: float = 1e-6, stack: bool = True) -> np.ndarray:
     """A finite 4x4 homogeneous transform, or a stack (m, 4, 4) when ``stack``."""
-    arr = as_float_array(value, name)
+    want = "(4, 4) or (m, 4, 4)" if stack else "(4, 4)"
+    arr = _numeric(value, name, want)
     ok = arr.shape == (4, 4) or (stack and arr.ndim == 3 and arr.shape[1:] == (4, 4))
     if not ok:
-        want = "(4, 4) or (m, 4, 4)" if stack else "(4, 4)"
         raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
-    _check_finite(arr, name)
+    _check_finite(arr, name, want)
     check_homogeneous(arr, name, tol)
     return arr

@@ -409,8 +409,9 @@ def joint_locations(robot, q) -> np.ndarray:
 def link_transform(robot, j: int, qj) -> np.ndarray:
     """Transform of link ``j`` (0-based) for joint value ``qj``.
 
-    scalar -> (4, 4); (m,) -> (m, 4, 4).
+    scalar -> (4, 4); (m,) -> (m, 4, 4), vectorised over m.
     """
-    if not 0 <= int(j) < robot.n:
-        raise ValueError(f"j must be a link index in 0..{robot.n - 1}, got {j}")
-    return robot.links[int(j)].A(qj)
+    if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)) \
+            or not 0 <= j < robot.n:
+        raise ValueError(f"j must be an integer link index in 0..{robot.n - 1}, got {j!r}")
+    return robot.links[int(j)].A(qj, name="qj")

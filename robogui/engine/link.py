@@ -85,6 +85,9 @@ class Link:
         s("m", _scalar(self.m, "m (mass)", nonneg=True))
         s("Jm", _scalar(self.Jm, "Jm (motor inertia)", nonneg=True))
         s("G", _scalar(self.G, "G (gear ratio)"))
+        if not isinstance(self.mdh, (bool, np.bool_)) and self.mdh not in (0, 1):
+            raise ValueError(f"mdh must be True (modified D-H) or False (standard), "
+                             f"got {self.mdh!r}")
         s("mdh", bool(self.mdh))
         if self.B < 0:
             raise ValueError(f"B (viscous friction) must not be negative, got {self.B}")
@@ -156,14 +159,24 @@ class Link:
             changes["B"] = 0.0
         return self.replace(**changes)
 
-    def A(self, q) -> np.ndarray:
-        """Link transform for joint value ``q`` (scalar -> 4x4, (m,) -> (m, 4, 4))."""
+    def A(self, q, *, name: str = "q") -> np.ndarray:
+        """Link transform for joint value ``q`` (scalar -> 4x4, (m,) -> (m, 4, 4)).
+
+        ``name`` is the argument name used in error messages.
+        """
         from .kinematics import link_matrices
 
-        qa = as_float_array(q, "q")
+        want = "a scalar or shape (m,)"
+        try:
+            qa = as_float_array(q, name)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; expected {want}") from None
+        if qa.ndim > 1:
+            raise ValueError(f"{name} must be {want}, got shape {qa.shape}")
         single = qa.ndim == 0
         if not np.all(np.isfinite(qa)):
-            raise ValueError("q contains a non-finite value (NaN or inf)")
+            raise ValueError(f"{name} contains a non-finite value (NaN or inf); "
+                             f"expected {want}")
         T = link_matrices([self], qa.reshape(-1, 1))[:, 0]
         return T[0] if single else T
 

@@ -144,7 +144,8 @@ def test_link_inertia_from_six_values_and_symmetric_coulomb():
 
 
 def test_robot_rejects_mixed_conventions_and_bad_transforms():
-    with pytest.raises(ValueError, match=r"standard D-H \(links \[1\]\) and modified D-H \(links \[2\]\)"):
+    with pytest.raises(ValueError,
+                       match=r"standard D-H \(links \[1\]\) and modified D-H \(links \[2\]\)"):
         Robot([Link(), Link(mdh=True)])
     with pytest.raises(ValueError, match="base is not homogeneous"):
         Robot([Link()], base=np.ones((4, 4)))
@@ -257,3 +258,188 @@ def test_robot_methods_delegate_to_the_engine_functions(puma):
     q = puma.random_q(3, seed=4)
     np.testing.assert_array_equal(puma.jacob0(q), jacobians.jacob0(puma, q))
     assert puma.jacob0.__doc__.startswith("``robogui.engine.jacobians.jacob0")
+
+
+def test_puma560_frames_at_the_zero_pose(puma):
+    """fkine_all(qz) from the D-H table by hand (Paul and Zhang's frames, r6 puma560 page).
+
+    At qz the arm is an L: joint 2 rotates about -y0 with the upper arm a2 along x0, the
+    shoulder offset d3 goes along -y0, a3 along x0, then d4 up along z0 to the wrist
+    centre, where frames 4, 5 and 6 sit. Axes z_i alternate between +z0 and -y0.
+    """
+    a2, a3, d3, d4 = 0.4318, 0.0203, 0.15005, 0.4318
+    F = puma.fkine_all(puma.pose("qz"))
+    assert F.shape == (7, 4, 4)
+    origins = [[0, 0, 0], [0, 0, 0], [a2, 0, 0], [a2 + a3, -d3, 0], [a2 + a3, -d3, d4],
+               [a2 + a3, -d3, d4], [a2 + a3, -d3, d4]]
+    z_axes = [[0, 0, 1], [0, -1, 0], [0, -1, 0], [0, 0, 1], [0, -1, 0], [0, 0, 1], [0, 0, 1]]
+    np.testing.assert_allclose(F[:, :3, 3], origins, atol=1e-15)
+    np.testing.assert_allclose(F[:, :3, 2], z_axes, atol=1e-15)
+    np.testing.assert_allclose(F[:, :3, 0], np.tile([1.0, 0, 0], (7, 1)), atol=1e-15)
+    np.testing.assert_allclose(puma.joint_locations(puma.pose("qz")), origins, atol=1e-15)
+
+
+def test_puma560_published_poses(puma):
+    # Corke, "Robotics, Vision and Control" (2011), section 7.2.2: p560.fkine(qn) with the
+    # d1 = 0 model prints [0 0 1 0.5963; 0 1 0 -0.1501; -1 0 0 -0.0144] (4 decimals)
+    Tn = puma.fkine(puma.pose("qn"))
+    np.testing.assert_allclose(Tn[:3, :3], [[0, 0, 1], [0, 1, 0], [-1, 0, 0]], atol=1e-12)
+    np.testing.assert_allclose(Tn[:3, 3], [0.5963, -0.1501, -0.0144], atol=5e-5)
+    # qs, the arm stretched horizontally: the forearm d4 lies along x0 and a3 along -z0,
+    # the tool z axis points along x0
+    a2, a3, d3, d4 = 0.4318, 0.0203, 0.15005, 0.4318
+    Ts = puma.fkine(puma.pose("qs"))
+    np.testing.assert_allclose(Ts[:3, 3], [a2 + d4, -d3, -a3], atol=1e-15)
+    np.testing.assert_allclose(Ts[:3, :3], [[0, 0, 1], [0, 1, 0], [-1, 0, 0]], atol=1e-15)
+    # all four poses in one batched call equal the one-by-one results
+    names = ("qz", "qr", "qs", "qn")
+    Q = np.array([puma.pose(k) for k in names])
+    np.testing.assert_array_equal(puma.fkine(Q), [puma.fkine(puma.pose(k)) for k in names])
+
+
+# -- bad input: ValueError naming the argument and the expected shape ---------------------
+BAD_Q = [
+    ([0.0, 0.0, 0.0], r"q must have shape \(2,\) or \(m, 2\), got shape \(3,\)"),
+    (np.zeros((4, 3)), r"q must have shape \(2,\) or \(m, 2\), got shape \(4, 3\)"),
+    (np.zeros((2, 2, 2)), r"q must have shape \(2,\) or \(m, 2\), got shape \(2, 2, 2\)"),
+    (0.5, r"q must have shape \(2,\) or \(m, 2\), got shape \(\)"),
+    ([0.0, np.nan], r"q contains a non-finite value \(NaN or inf\) at index \(1,\); "
+                    r"expected finite values of shape \(2,\) or \(m, 2\)"),
+    ([[0.0, 1.0], [-np.inf, 0.0]], r"q contains a non-finite value .* at index \(1, 0\); "
+                                   r"expected finite values of shape \(2,\) or \(m, 2\)"),
+    ("ab", r"q must be numeric, got 'ab'; expected shape \(2,\) or \(m, 2\)"),
+    (["1", "2"], r"q must be numeric, got \['1', '2'\]; expected shape \(2,\) or \(m, 2\)"),
+    (None, r"q must be numeric, got None; expected shape \(2,\) or \(m, 2\)"),
+    ([0.0, None], r"q must be numeric, got \[0.0, None\]; expected shape"),
+    ([1j, 0.0], r"q must be numeric, .*expected shape \(2,\) or \(m, 2\)"),
+    ([[0.0, 1.0], [2.0]], r"q must be a numeric array, .*expected shape \(2,\) or \(m, 2\)"),
+]
+
+
+@pytest.mark.parametrize(("q", "message"), BAD_Q)
+@pytest.mark.parametrize("method", ["fkine", "fkine_all", "joint_locations", "islimit"])
+def test_bad_q_messages_name_q_and_the_expected_shape(method, q, message):
+    robot = Robot([Link(a=1.0), Link(a=1.0)])
+    with pytest.raises(ValueError, match=message):
+        getattr(robot, method)(q)
+
+
+def test_numeric_objects_and_integers_are_accepted():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    robot = Robot([Link(a=1.0), Link(a=1.0)])
+    ref = robot.fkine([0.5, 0.25])
+    np.testing.assert_array_equal(robot.fkine([Decimal("0.5"), Fraction(1, 4)]), ref)
+    np.testing.assert_array_equal(robot.fkine(np.array([0, 0])), robot.fkine([0.0, 0.0]))
+
+
+def test_link_transform_batched_and_its_bad_input():
+    puma_like = Robot([Link(d=0.3, a=0.1, alpha=0.5, offset=0.2), Link(joint="P", theta=0.4,
+                                                                       qlim=(0, 1))])
+    qj = np.array([-0.3, 0.0, 0.7])
+    A = puma_like.link_transform(0, qj)
+    assert A.shape == (3, 4, 4)
+    for k in range(3):
+        np.testing.assert_allclose(A[k], dh_standard(qj[k] + 0.2, 0.3, 0.1, 0.5), atol=1e-15)
+    np.testing.assert_allclose(puma_like.link_transform(1, 0.25), dh_standard(0.4, 0.25, 0, 0),
+                               atol=1e-15)
+    # the link transforms chain up to fkine
+    q = np.array([0.3, 0.6])
+    np.testing.assert_allclose(
+        puma_like.link_transform(0, q[0]) @ puma_like.link_transform(1, q[1]),
+        puma_like.fkine(q), atol=1e-15)
+    for j in (2, -1, 1.0, 0.5, "0", True, None):
+        with pytest.raises(ValueError, match=r"j must be an integer link index in 0\.\.1"):
+            puma_like.link_transform(j, 0.1)
+    assert puma_like.link_transform(np.int64(1), 0.1).shape == (4, 4)
+    for bad, words in ((np.zeros((2, 3)), r"qj must be a scalar or shape \(m,\), got shape"),
+                       (np.nan, r"qj contains a non-finite value .*expected a scalar or shape"),
+                       ("x", r"qj must be numeric, got 'x'; expected a scalar or shape \(m,\)")):
+        with pytest.raises(ValueError, match=words):
+            puma_like.link_transform(0, bad)
+
+
+def test_link_and_robot_refuse_malformed_descriptions():
+    with pytest.raises(ValueError, match=r"mdh must be True \(modified D-H\) or False"):
+        Link(mdh="no")
+    assert Link(mdh=1).mdh is True and Link(mdh=np.bool_(False)).mdh is False
+    with pytest.raises(ValueError, match="d must be a number, got '0.4'"):
+        Link(d="0.4")
+    with pytest.raises(ValueError, match=r"poses must be a mapping .* shape \(1,\), got list"):
+        Robot([Link()], poses=[0.0])
+    with pytest.raises(ValueError, match=r"gravity must be numeric, got 'down'; expected "
+                                         r"shape \(3,\)"):
+        Robot([Link()], gravity="down")
+
+
+def test_series_connection_keeps_first_base_and_last_tool():
+    # r6 robot page: "Tool transforms of all but the last robot are ignored, base transform
+    # of all but the first robot are ignored."
+    def frame(x, y, z, yaw):
+        c, s = math.cos(yaw), math.sin(yaw)
+        return np.array([[c, -s, 0, x], [s, c, 0, y], [0, 0, 1, z], [0, 0, 0, 1.0]])
+
+    a = Robot([Link(a=1.0, alpha=0.3), Link(d=0.2, a=0.5)], name="a",
+              base=frame(1, 2, 3, 0.4), tool=frame(9, 9, 9, 1.0), poses={"qz": [0, 0]})
+    b = Robot([Link(a=0.7, alpha=-1.0, mdh=False), Link(joint="P", qlim=(0, 1))], name="b",
+              base=frame(-5, 5, 5, 2.0), tool=frame(0, 0, 0.1, -0.3))
+    ab = a * b
+    assert ab.n == 4 and ab.name == "a*b" and ab.structure == "RRRP"
+    np.testing.assert_array_equal(ab.base, a.base)
+    np.testing.assert_array_equal(ab.tool, b.tool)
+    assert ab.links == a.links + b.links
+    q = np.array([[0.1, -0.4, 0.9, 0.3], [1.0, 2.0, -1.0, 0.05]])
+    expected = (a.base @ a.links[0].A(q[:, 0]) @ a.links[1].A(q[:, 1])
+                @ b.links[0].A(q[:, 2]) @ b.links[1].A(q[:, 3]) @ b.tool)
+    np.testing.assert_allclose(ab.fkine(q), expected, atol=1e-14)
+    with pytest.raises(ValueError, match="standard D-H robot to a modified D-H robot"):
+        _ = a * Robot([Link(mdh=True)])
+    with pytest.raises(TypeError):
+        _ = a * 2
+
+
+def test_perturb_follows_roboop_perturb_robot(puma):
+    f = 0.2
+    p = puma.perturb(f, seed=11)
+    assert p.name == "Puma 560 (perturbed)" and p.n == puma.n
+    for L, P in zip(puma.links, p.links, strict=True):
+        # kinematics, gear ratio and friction untouched
+        assert (P.joint, P.theta, P.d, P.a, P.alpha, P.offset, P.qlim, P.G, P.B, P.Tc) == (
+            L.joint, L.theta, L.d, L.a, L.alpha, L.offset, L.qlim, L.G, L.B, L.Tc)
+        # Jm, m, r and I each scaled by one factor in [1 - f, 1 + f]
+        for nominal, changed in ((L.Jm, P.Jm), (L.m, P.m)):
+            if nominal:
+                assert 1 - f <= changed / nominal <= 1 + f and changed != nominal
+        if np.any(L.r):
+            k = P.r[np.argmax(np.abs(L.r))] / L.r[np.argmax(np.abs(L.r))]
+            assert 1 - f <= k <= 1 + f and k != 1
+            np.testing.assert_allclose(P.r, k * L.r, rtol=1e-14)  # direction kept
+        if np.any(L.I):
+            k = P.I[np.unravel_index(np.argmax(np.abs(L.I)), (3, 3))] / np.abs(L.I).max()
+            assert 1 - f <= abs(k) <= 1 + f
+            np.testing.assert_allclose(P.I, abs(k) * L.I, rtol=1e-14)
+    np.testing.assert_array_equal(p.fkine(puma.pose("qn")), puma.fkine(puma.pose("qn")))
+    # a seed repeats the draw; f = 0 changes nothing
+    assert puma.perturb(f, seed=11) == p and puma.perturb(f, seed=12) != p
+    assert puma.perturb(0.0, seed=1).links == puma.links
+    for bad in (-0.1, 1.5, float("nan"), "x"):
+        with pytest.raises(ValueError, match=r"f must"):
+            puma.perturb(bad)
+
+
+def test_str_table_for_the_library_puma_and_panda(puma):
+    lines = str(puma).splitlines()
+    assert lines[0] == "Puma 560 (Unimation): 6 axis, RRRRRR, standard D-H"
+    assert lines[1] == "  gravity = [0.00 0.00 -9.81] m/s^2"
+    assert lines[2].split("|")[0].strip() == "j"
+    assert [c.strip() for c in lines[2].split("|")] == ["j", "theta", "d", "a", "alpha",
+                                                        "offset", "qlim"]
+    row3 = [c.strip() for c in lines[6].split("|")]
+    assert row3 == ["3", "q3", "0.15005", "0.0203", "-1.571", "0", "[-3.93, 0.785]"]
+    assert lines[-1] == "  poses: qz, qr, qs, qn"
+    from robogui.io.robotfile import load_robot
+
+    panda = str(load_robot("panda")).splitlines()
+    assert "a(i-1)" in panda[2] and "alpha(i-1)" in panda[2]
+    assert "  tool  = xyz [0, 0, 0.107] m, rpy [0, 0, 0] deg" in panda
