@@ -119,6 +119,9 @@ class Robot:
         self._tool = self._frozen(as_transform(np.eye(4) if tool is None else tool, "tool",
                                                stack=False))
         self._gravity = self._frozen(as_vector(gravity, 3, "gravity"))
+        if poses is not None and not isinstance(poses, Mapping):
+            raise ValueError("poses must be a mapping of names to joint vectors of shape "
+                             f"({len(links)},), got {type(poses).__name__}")
         checked = {}
         for key, value in (poses or {}).items():
             checked[str(key)] = self._frozen(as_vector(value, len(links), f"poses[{key!r}]"))
@@ -278,18 +281,29 @@ class Robot:
         return self._copy(links=tuple(L.nofriction(coulomb, viscous) for L in self._links),
                           name=self._name + " (no friction)" if coulomb or viscous else self._name)
 
-    def perturb(self, f: float = 0.1, seed: int | None = None) -> Robot:
+    def perturb(self, f: float = 0.1, seed=None) -> Robot:
         """Dynamic parameters scaled by random factors in [1-f, 1+f] (ROBOOP perturb_robot).
 
-        Mass, centre of mass and inertia of every link are perturbed; kinematics are not.
+        As ROBOOP's ``perturb_robot(robot, f)``: for every link, the motor inertia ``Jm``,
+        the mass ``m``, the centre of mass ``r`` and the inertia tensor ``I`` are each
+        multiplied by their own factor ``1 + f u``, u uniform in [-1, 1] (one factor for the
+        whole vector r and one for the whole tensor I, so directions and principal axes are
+        kept). Kinematics, gear ratios and friction are not changed. ``f`` is the relative
+        variation, 0 <= f <= 1; ``seed`` makes the draw repeatable.
         """
+        try:
+            f = float(f)
+        except (TypeError, ValueError):
+            raise ValueError(f"f must be a number in [0, 1], got {f!r}") from None
+        if not 0.0 <= f <= 1.0:  # also refuses NaN
+            raise ValueError(f"f must lie in [0, 1] (a relative variation), got {f}")
         rng = np.random.default_rng(seed)
-        k = lambda shape=None: 1.0 + f * (2.0 * rng.random(shape) - 1.0)
-        links = []
-        for L in self._links:
-            s = k()
-            links.append(L.replace(m=L.m * k(), r=L.r * k(3), I=L.I * s))
-        return self._copy(links=tuple(links), name=self._name + " (perturbed)")
+        factors = 1.0 + f * rng.uniform(-1.0, 1.0, size=(self.n, 4))
+        links = tuple(
+            L.replace(Jm=L.Jm * k[0], m=L.m * k[1], r=L.r * k[2], I=L.I * k[3])
+            for L, k in zip(self._links, factors, strict=True)
+        )
+        return self._copy(links=links, name=self._name + " (perturbed)")
 
     def __mul__(self, other: Robot) -> Robot:
         """Series connection (r6): other's chain is attached to this one's last link.
@@ -334,19 +348,20 @@ class Robot:
             hdr = ("j", "theta", "d", "a(i-1)", "alpha(i-1)", "offset", "qlim")
         rows = []
         for j, L in enumerate(self._links, 1):
+            # lengths to 6 significant digits (Puma d3 = 0.15005), angles in radians
             th = f"q{j}" if L.joint == "R" else f"{L.theta:.4g}"
-            dd = f"q{j}" if L.joint == "P" else f"{L.d:.4g}"
+            dd = f"q{j}" if L.joint == "P" else f"{L.d:.6g}"
+            off = f"{L.offset:.4g}" if L.joint == "R" else f"{L.offset:.6g}"
             ql = "-" if L.qlim is None else f"[{L.qlim[0]:.3g}, {L.qlim[1]:.3g}]"
-            rows.append((str(j), th, dd, f"{L.a:.4g}", f"{L.alpha:.4g}", f"{L.offset:.4g}", ql))
+            rows.append((str(j), th, dd, f"{L.a:.6g}", f"{L.alpha:.4g}", off, ql))
         widths = [max(len(r[c]) for r in rows + [hdr]) for c in range(len(hdr))]
         fmt = "  " + " | ".join(f"{{:>{w}}}" for w in widths)
         lines.append(fmt.format(*hdr))
         lines.append("  " + "-+-".join("-" * w for w in widths))
         lines.extend(fmt.format(*r) for r in rows)
-        if not np.array_equal(self.base, np.eye(4)):
-            lines.append(f"  base  = {np.array2string(self.base, precision=4)}")
-        if not self.tool_is_identity:
-            lines.append(f"  tool  = {np.array2string(self.tool, precision=4)}")
+        for label, T in (("base", self.base), ("tool", self.tool)):
+            if not np.array_equal(T, np.eye(4)):
+                lines.append(f"  {label}  = {_frame_text(T)}")
         if self._poses:
             lines.append("  poses: " + ", ".join(self._poses))
         return "\n".join(lines)
@@ -375,6 +390,16 @@ class Robot:
         q = as_float_array(q, "q")
         lim = self.qlim
         return np.clip(q, lim[:, 0], lim[:, 1])
+
+
+def _frame_text(T: np.ndarray) -> str:
+    """One line for a base or tool transform: translation and roll-pitch-yaw (zyx)."""
+    from .transforms import tr2rpy
+
+    num = lambda x: f"{x + 0.0:.6g}"  # + 0.0: no "-0"
+    xyz = ", ".join(num(x) for x in T[:3, 3])
+    rpy = ", ".join(num(x) for x in tr2rpy(T, unit="deg"))
+    return f"xyz [{xyz}] m, rpy [{rpy}] deg"
 
 
 # name -> engine module; each becomes ``Robot.name(self, *args, **kw)`` calling
