@@ -318,10 +318,15 @@ class UnitQuaternion:
         if jj.shape != () or not np.isfinite(jj) or float(jj) != round(float(jj)):
             raise ValueError(f"quaternion power needs an integer exponent, got {j!r}")
         j = int(round(float(jj)))
-        # r6: repeated multiplication, inverted for negative exponents
+        # r6: repeated multiplication, inverted for negative exponents; done by squaring
+        # (O(log |j|) products, so a large exponent cannot stall the caller)
         result = np.array([1.0, 0.0, 0.0, 0.0])
-        for _ in range(abs(j)):
-            result = qmul(result, self._q)
+        base, k = self._q, abs(j)
+        while k:
+            if k & 1:
+                result = qmul(result, base)
+            base = qmul(base, base)
+            k >>= 1
         if j < 0:
             result = qconj(result)
         return UnitQuaternion._raw(result)

@@ -225,3 +225,14 @@ def test_bad_input_raises_value_error(call):
 def test_repr_and_troty_entry():
     q = UnitQuaternion(troty(0.3))
     assert repr(q) == "UnitQuaternion(0.98877 <0, 0.14944, 0>)"
+
+
+def test_large_integer_powers_are_quick_and_right():
+    # r6: q^j is repeated multiplication; robogui multiplies by squaring, so j = 10**6 takes
+    # about 20 products, and the result is the rotation by j times the angle
+    q = UnitQuaternion.AngVec(0.2, [1, 2, 2])
+    for j in (7, 64, 1001, -999, 10**6):
+        expected = UnitQuaternion.AngVec(0.2 * j % (4 * math.pi), [1, 2, 2])
+        np.testing.assert_allclose((q**j).R, expected.R, atol=1e-9)
+    assert q**0 == UnitQuaternion()
+    assert (q**-3) * (q**3) == UnitQuaternion()
