@@ -478,3 +478,93 @@ def test_error_names_argument():
         roty([0.1, float("nan")])
     with pytest.raises(ValueError, match=r"T.*\(4, 4\)"):
         trinv(np.eye(3))
+
+
+# -- unit="deg" everywhere angles appear -----------------------------------------------------
+def test_every_angle_function_takes_degrees():
+    deg = np.array([10.0, -20.0, 30.0])
+    rad = np.radians(deg)
+    for fn in (rotx, roty, rotz, trotx, troty, trotz):
+        np.testing.assert_allclose(fn(deg[2], unit="deg"), fn(rad[2]), atol=1e-15)
+        np.testing.assert_allclose(fn(deg, unit="deg"), fn(rad), atol=1e-15)  # batched
+    for order in ORDERS:
+        for fn in (rpy2r, rpy2tr):
+            np.testing.assert_allclose(fn(deg, unit="deg", order=order),
+                                       fn(rad, order=order), atol=1e-15)
+            np.testing.assert_allclose(fn(*deg, unit="deg", order=order),
+                                       fn(rad, order=order), atol=1e-15)
+        T = rpy2tr(rad, order=order)
+        np.testing.assert_allclose(tr2rpy(T, unit="deg", order=order), deg, atol=1e-12)
+    for fn in (eul2r, eul2tr):
+        np.testing.assert_allclose(fn(deg, unit="deg"), fn(rad), atol=1e-15)
+        np.testing.assert_allclose(fn(*deg, unit="deg"), fn(rad), atol=1e-15)
+    np.testing.assert_allclose(tr2eul(eul2tr(rad), unit="deg"),
+                               np.degrees(tr2eul(eul2tr(rad))), atol=1e-12)
+    np.testing.assert_allclose(tr2eul(eul2tr([10, 20, 30], unit="deg"), unit="deg"),
+                               [10, 20, 30], atol=1e-12)
+    for fn in (angvec2r, angvec2tr):
+        np.testing.assert_allclose(fn(30, [1, 2, 3], unit="deg"), fn(math.pi / 6, [1, 2, 3]),
+                                   atol=1e-15)
+    theta, v = tr2angvec(angvec2tr(30, [0, 3, 4], unit="deg"), unit="deg")
+    assert theta == pytest.approx(30, abs=1e-12)
+    np.testing.assert_allclose(v, [0, 0.6, 0.8], atol=1e-15)
+    from robogui.transforms import UnitQuaternion
+
+    q = UnitQuaternion.AngVec(30, [0, 3, 4], unit="deg")
+    assert q == UnitQuaternion(angvec2r(math.pi / 6, [0, 3, 4]))
+    assert q.angvec(unit="deg")[0] == pytest.approx(30, abs=1e-12)
+
+
+# -- docs/transforms.md maps every r6 transform and quaternion name ---------------------------
+# The r6 manual's function list, "Homogeneous Transforms" and "Quaternions" groups, plus the
+# transform functions listed elsewhere (Kinematics: diff2tr, tr2diff, tr2jac; Dynamics:
+# ftrans; Trajectory: trinterp, ctraj; Other: unit) and the reference pages ishomog, rotvec.
+R6_TRANSFORM_NAMES = [
+    "eul2tr", "oa2tr", "rot2tr", "rotx", "roty", "rotz", "rpy2tr", "tr2eul", "tr2rot",
+    "tr2rpy", "transl", "trnorm", "q2tr", "qinterp", "inv", "norm", "unit", "plot",
+    "quaternion", "double", "diff2tr", "tr2diff", "tr2jac", "ftrans", "trinterp", "ctraj",
+    "ishomog", "rotvec",
+]
+
+
+def _doc_name_map():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "transforms.md").read_text()
+    table = doc.split("## Name map", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]]
+
+
+def test_docs_map_every_r6_transform_name():
+    import builtins
+    import re
+
+    import robogui.transforms as rt
+
+    rows = _doc_name_map()
+    r6_names = set()
+    for r6, _, _ in rows:
+        r6_names |= set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\(", r6))
+    missing = [name for name in R6_TRANSFORM_NAMES if name not in r6_names]
+    assert not missing, missing
+    # every robogui function named in the second column exists
+    for _, ours, _ in rows:
+        for name in re.findall(r"`([a-z][a-z0-9_]*)\(", ours):
+            if not hasattr(builtins, name):  # e.g. str(q)
+                assert hasattr(rt, name), name
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-100, 100), arrays(np.float64, 3, elements=st.floats(-5, 5)),
+       arrays(np.float64, 3, elements=st.floats(-5, 5)))
+def test_constructed_rotations_are_orthonormal_property(theta, o, a):
+    for R in (rotx(theta), roty(theta), rotz(theta), t2r(trotx(theta) @ troty(theta))):
+        assert_rotation(R)
+    n = np.cross(o, a)
+    if np.linalg.norm(n) > 1e-3 * np.linalg.norm(o) * np.linalg.norm(a) > 0:
+        R = oa2r(o, a)
+        assert_rotation(R)
+        np.testing.assert_allclose(R[:, 2], a / np.linalg.norm(a), atol=1e-12)
+        # trnorm of a drifted rotation is a rotation again
+        assert_rotation(trnorm(R + 1e-6 * np.outer(o, a)), tol=1e-12)
