@@ -36,3 +36,18 @@ def test_missing_legacy_file_names_the_file(tmp_path):
     with pytest.raises(RobotFileError) as info:
         load_robot(tmp_path / "missing.conf")
     assert "missing.conf" in str(info.value)
+
+
+def test_malformed_legacy_files_through_load_robot_name_file_line_and_token(tmp_path):
+    conf = tmp_path / "bad.conf"
+    conf.write_text("[R]\ndof: 1\nDH: 1\n[R_LINK1]\nalpha:1.57\n")
+    with pytest.raises(RobotFileError) as info:
+        load_robot(conf)
+    msg = str(info.value)
+    assert "bad.conf" in msg and "line 5" in msg and "'alpha:1.57'" in msg
+    dat = tmp_path / "bad.dat"
+    dat.write_text((SAMPLES / "scara.dat").read_text().replace("-9.8", "g", 1))
+    with pytest.raises(RobotFileError) as info:
+        load_robot(dat)
+    msg = str(info.value)
+    assert "bad.dat" in msg and "line 23" in msg and "'g'" in msg and "gz" in msg
