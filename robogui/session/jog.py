@@ -358,16 +358,19 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
     """Move the TCP by the small motion ``delta`` = [dx dy dz, drx dry drz] (m, rad).
 
     ``frame`` "world": translation along and rotation about the world (base) axes,
-    rotations about the TCP; "tool": the same in the tool frame. ``q`` (n,) must lie
-    within the joint limits (it is clipped into them first). See the module docstring
-    for the algorithm; ``max_joint_step`` (rad) and ``max_prismatic_step`` (m) bound
-    every joint's move per call.
+    rotations about the TCP; "tool": the same in the tool frame. A joint of ``q`` (n,)
+    that lies outside its limits (a loaded trajectory, a pose typed elsewhere) is not
+    clipped, which would be a jump: it may only move back towards its range. See the
+    module docstring for the algorithm; ``max_joint_step`` (rad) and
+    ``max_prismatic_step`` (m) bound every joint's move per call.
     """
     if frame not in ("world", "tool"):
         raise ValueError(f"frame must be 'world' or 'tool', got {frame!r}")
-    q0 = robot.clip_q(as_vector(q, robot.n, "q"))
+    q0 = as_vector(q, robot.n, "q")
     delta = as_vector(delta, 6, "delta")
-    lim = robot.qlim
+    qlim = robot.qlim
+    # a joint outside its range: its range stretches to where it is (no further out)
+    lim = np.column_stack([np.minimum(qlim[:, 0], q0), np.maximum(qlim[:, 1], q0)])
     revolute = np.array([L.joint == "R" for L in robot.links])
     max_step = np.where(revolute, max_joint_step, max_prismatic_step)
     rotation_jog = np.abs(delta[3:]).max() > 0 and np.abs(delta[:3]).max() == 0
@@ -411,22 +414,28 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
     kind, sing_text = singularity_info(robot, q1) if near else (None, "")
 
     message = None
+    moved_part = f"; moved {fraction * 100:.0f} % of the step" if fraction < 0.99 else ""
     limited_by_joint = limiting is not None and s_lim <= s and s_lim < 1.0
     if limited_by_joint:
         j = limiting
         side = "upper" if dq[j] > 0 else "lower"
-        value = lim[j, 1] if dq[j] > 0 else lim[j, 0]
-        verb = "is at" if s_lim < 1e-9 else "reached"
-        message = (f"{joint_label(robot, j)} {verb} its {side} limit "
-                   f"({_fmt_joint_value(robot, j, value)})")
-        if fraction < 0.99:
-            message += f"; moved {fraction * 100:.0f} % of the step"
+        value = qlim[j, 1] if dq[j] > 0 else qlim[j, 0]
+        outside = q0[j] > qlim[j, 1] if dq[j] > 0 else q0[j] < qlim[j, 0]
+        if outside:  # it started beyond that limit and may only come back
+            message = (f"{joint_label(robot, j)} is beyond its {side} limit "
+                       f"({_fmt_joint_value(robot, j, value)}) at "
+                       f"{_fmt_joint_value(robot, j, q0[j])} and may only move back "
+                       "towards its range")
+        else:
+            verb = "is at" if s_lim < 1e-9 else "reached"
+            message = (f"{joint_label(robot, j)} {verb} its {side} limit "
+                       f"({_fmt_joint_value(robot, j, value)})")
     if near and (fraction < 0.99 or not limited_by_joint):
         text = f"{sing_text[0].upper()}{sing_text[1:]}: manipulability {manip:.3g}"
-        if fraction < 0.99:
-            text += f"; moved {fraction * 100:.0f} % of the step"
         message = text if message is None else f"{message}. {text}"
-    elif message is None and fraction < 0.99:
+    if message is not None:
+        message += moved_part  # said once, at the end
+    elif fraction < 0.99:
         reason = ("the step was limited to avoid a jump" if s_max < 1.0
                   else "the motion is not reachable from here")
         message = f"Moved {fraction * 100:.0f} % of the step: {reason}"

@@ -127,6 +127,43 @@ def test_jog_into_a_joint_limit_stops_with_the_joint_named(puma):
     assert back.moved and back.message is None
 
 
+def test_joint_outside_its_limits_is_not_clipped_into_a_jump(puma):
+    # qn with the elbow at +180 deg: outside its range (-225..+45 deg), e.g. from a CSV
+    q = np.radians([0.0, 45.0, 180.0, 0.0, 45.0, 0.0])
+    assert q[2] > puma.qlim[2, 1]
+    moved = 0
+    for axis in "xyz":
+        for direction in (1, -1):
+            res = jog_step(puma, q, axis, direction, 0.001)
+            assert np.all(np.isfinite(res.q_new))
+            assert np.abs(res.q_new - q).max() < math.radians(2)  # never clipped to +45 deg
+            assert res.q_new[2] <= q[2]  # the elbow goes no further out
+            if res.moved:
+                moved += 1
+                dp = fkine(puma, res.q_new)[:3, 3] - fkine(puma, q)[:3, 3]
+                want = np.zeros(3)
+                want["xyz".index(axis)] = direction * 0.001 * res.fraction
+                np.testing.assert_allclose(dp, want, atol=1e-9)
+            if res.limiting_joint == 2:
+                assert res.message.startswith(
+                    "Joint 3 (elbow) is beyond its upper limit (+45.0°) at +180.0° and may "
+                    "only move back towards its range")
+                assert res.message.count("of the step") <= 1
+    assert moved >= 2  # the directions that bring the elbow back are free
+
+
+def test_limit_and_singularity_together_say_the_fraction_once(puma):
+    q = np.radians([0.0, 45.0, -180.0, 0.0, 45.0, 0.0])
+    q[4] = 1e-4  # wrist singular
+    q[3] = puma.qlim[3, 1]  # joint 4 at its upper limit
+    msgs = [jog_step(puma, q, ax, d, math.radians(5)).message
+            for ax in ("rx", "ry", "rz") for d in (1, -1)]
+    both = [m for m in msgs if m and "limit" in m and "singularity" in m]
+    assert both, msgs
+    for m in both:
+        assert m.count("of the step") == 1 and m.endswith("of the step")
+
+
 def test_named_joint_and_prismatic_limit_in_words():
     # a gantry: three prismatic joints along world z, x and y
     links = [Link(joint="P", alpha=-math.pi / 2, qlim=(0.0, 0.5), name="lift"),
