@@ -124,7 +124,11 @@ def parse_conf(text: str, path=None, strict: bool = True) -> ConfFile:
             value = prev_value
         else:
             key, value = key_token, " ".join(tokens[1:])
-            msg = f"'{key_token}' is followed by ' :'; write 'key: value' (ROBOOP ignores it)"
+            if len(tokens) > 1 and tokens[1].startswith(":"):
+                msg = f"'{key_token}' is followed by ' :'; write 'key: value' (ROBOOP ignores it)"
+            else:
+                msg = (f"the line has a ':' but does not start with 'key:' (ROBOOP would read "
+                       f"key '{key_token}' with value '{' '.join(tokens[1:])}' and ignore it)")
             if strict:
                 raise LegacyFormatError(msg, path, no, line.strip())
             warn(f"line {no}: {msg}")

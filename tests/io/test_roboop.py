@@ -71,12 +71,15 @@ def _conf(body: str, base: str = "dof: 1\nDH: 1\n") -> str:
     ("alpha: 1,57\n", "1,57", 5),
     ("joint_type: 2\n", "2", 5),
     ("  [R_LINK2]\na: 1\n", "[R_LINK2]", 5),
+    ("d 0.3 # was: 0.2\n", "d 0.3 # was: 0.2", 5),
 ])
 def test_hiding_quirks_are_rejected_with_line_and_token(body, token, line):
     with pytest.raises(LegacyFormatError) as err:
         read_roboop("bad.conf", text=_conf(body))
     assert err.value.line == line and err.value.token == token
     assert f"line {line}" in str(err.value) and "bad.conf" in str(err.value)
+    if token.startswith("d 0.3"):
+        assert "does not start with 'key:'" in str(err.value)
     assert isinstance(err.value, RobotFileError) and isinstance(err.value, ValueError)
 
 
