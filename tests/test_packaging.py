@@ -18,10 +18,21 @@ def test_wheel_contains_the_robot_library_and_loads_it(tmp_path):
     )
     (wheel,) = wheel_dir.glob("robogui-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    robots_in_wheel = sorted(n for n in names if n.startswith("robogui/_robots/") and n.endswith(".toml"))
+    robots_in_wheel = sorted(n for n in names
+                             if n.startswith("robogui/_robots/") and n.endswith(".toml"))
     in_repo = sorted(p.name for p in (ROOT / "robots").glob("*.toml"))
     assert [Path(n).name for n in robots_in_wheel] == in_repo
     assert len(in_repo) >= 12
+
+    # the console script and the metadata of the wheel
+    dist_info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+    wheel_zip = zipfile.ZipFile(wheel)
+    entry_points = wheel_zip.read(f"{dist_info}/entry_points.txt").decode()
+    assert "[console_scripts]" in entry_points
+    assert "robogui = robogui.cli:main" in entry_points
+    metadata = wheel_zip.read(f"{dist_info}/METADATA").decode()
+    assert "Requires-Python: >=3.11" in metadata
+    assert "robogui/__main__.py" in names
 
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -39,3 +50,24 @@ def test_wheel_contains_the_robot_library_and_loads_it(tmp_path):
     assert out.returncode == 0, out.stderr
     count, n = out.stdout.split()
     assert int(count) == len(in_repo) and int(n) == 6
+
+
+def test_pyproject_dependencies_and_extras():
+    """Runtime: numpy, scipy, PySide6 (Essentials), pyqtgraph, PyOpenGL, sympy; the
+    reference libraries (roboticstoolbox-python, Pinocchio) only in the test/bench extras."""
+    import re
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "robogui" and project["requires-python"] == ">=3.11"
+
+    def names(reqs):
+        return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in reqs}
+
+    runtime = names(project["dependencies"])
+    assert {"numpy", "scipy", "sympy", "pyside6-essentials", "pyqtgraph", "pyopengl"} <= runtime
+    assert not runtime & {"roboticstoolbox-python", "pin", "spatialmath-python"}
+    extras = project["optional-dependencies"]
+    assert {"pytest", "pytest-qt", "hypothesis"} <= names(extras["test"])
+    assert {"roboticstoolbox-python", "pin"} <= names(extras["bench"])
+    assert project["scripts"] == {"robogui": "robogui.cli:main"}

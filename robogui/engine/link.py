@@ -96,7 +96,7 @@ class Link:
         if r.shape != (3,) or not np.all(np.isfinite(r)):
             raise ValueError(f"r (centre of mass) must be 3 finite values, got {self.r!r}")
         s("r", r.copy())
-        I = inertia_matrix(self.I)
+        I = inertia_matrix(np.zeros((3, 3)) if self.I is None else self.I)  # None: no inertia
         if not np.all(np.isfinite(I)):
             raise ValueError("I (inertia) contains a non-finite value")
         if not np.allclose(I, I.T, atol=1e-12):

@@ -443,3 +443,14 @@ def test_str_table_for_the_library_puma_and_panda(puma):
     panda = str(load_robot("panda")).splitlines()
     assert "a(i-1)" in panda[2] and "alpha(i-1)" in panda[2]
     assert "  tool  = xyz [0, 0, 0.107] m, rpy [0, 0, 0] deg" in panda
+
+
+def test_link_signature_and_defaults_of_the_issue():
+    L = Link(joint="R", theta=0, d=0, a=0, alpha=0, mdh=False, offset=0, qlim=None, m=0,
+             r=(0, 0, 0), I=None, Jm=0, G=1, B=0, Tc=(0, 0))
+    assert L == Link()
+    np.testing.assert_array_equal(L.I, np.zeros((3, 3)))
+    assert (L.joint, L.qlim, L.G, L.Tc) == ("R", None, 1.0, (0.0, 0.0))
+    # I as a 3x3 matrix or as [Ixx Iyy Izz Ixy Iyz Ixz]: the same link
+    M = np.array([[1.0, 0.1, 0.3], [0.1, 2.0, 0.2], [0.3, 0.2, 3.0]])
+    assert Link(I=M) == Link(I=[1, 2, 3, 0.1, 0.2, 0.3])
