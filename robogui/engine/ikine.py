@@ -32,7 +32,8 @@ class IKResult:
     ikine560_all), always finite. success: pose reached within tolerance and q inside
     the joint limits. iterations: solver iterations used over all restarts (0 for the
     analytic solution). residual: pose error ``max(|position error| m, |rotation error|
-    rad)`` of q. reason: "converged", "analytic", or why it failed, in words.
+    rad)`` of q, weighted by the mask (in its frame) for ikine. reason: "converged",
+    "analytic", or why it failed, in words.
     config: the ikine560 branch(es) as r6 letters, e.g. "lun" (None for ikine).
     """
 
@@ -93,8 +94,19 @@ def _evaluate(robot, q: np.ndarray):
     return vals[:, :12].reshape(-1, 3, 4), vals[:, 12:].reshape(-1, 6, n)
 
 
-def _step(method, J, e, w, Tc, lam_bar):
-    """Joint step (m, n) for errors e (m, 6), weights w (6,)."""
+def _to_end(R, e, J):
+    """Error e (m, 6) and Jacobian J (m, 6, n) from world to end-effector components,
+    R (m, 3, 3) the end-effector orientation."""
+    Rt = np.swapaxes(R, 1, 2)
+    ee = np.concatenate([(Rt @ e[:, :3, None])[..., 0], (Rt @ e[:, 3:, None])[..., 0]], 1)
+    return ee, np.concatenate([Rt @ J[:, :3], Rt @ J[:, 3:]], axis=1)
+
+
+def _step(method, J, e, w, Tc, lam_bar, end=False):
+    """Joint step (m, n) for errors e (m, 6), weights w (6,).
+
+    J and e are in the frame the weights apply to: world, or the end effector (``end``).
+    """
     m, _, n = J.shape
     if method == "lm":
         # Sugihara's damping lambda = E + lambda_bar: large far away, small near the goal
@@ -107,10 +119,10 @@ def _step(method, J, e, w, Tc, lam_bar):
         return (np.linalg.pinv(J * w[:, None]) @ (e * w)[..., None])[..., 0]
     R = Tc[:, :3, :3]
     if method == "roboop":  # ROBOOP mj = 0: error and Jacobian in the end-effector frame
-        Rt = np.swapaxes(R, 1, 2)
-        Je = np.concatenate([Rt @ J[:, :3], Rt @ J[:, 3:]], axis=1)
-        ee = np.concatenate([(Rt @ e[:, :3, None])[..., 0], (Rt @ e[:, 3:, None])[..., 0]], 1)
-        return (np.linalg.pinv(Je * w[:, None]) @ (ee * w)[..., None])[..., 0]
+        Jw, ew = J * w[:, None], e * w  # weighted in the mask's frame, then rotated
+        if not end:
+            ew, Jw = _to_end(R, ew, Jw)
+        return (np.linalg.pinv(Jw) @ ew[..., None])[..., 0]
     # ROBOOP mj = 1: first-order Taylor expansion of T in q, solved for the 12 entries
     Jw = J[:, 3:]
     dR = np.cross(np.swapaxes(Jw, 1, 2)[:, :, None, :], np.swapaxes(R, 1, 2)[:, None], axis=-1)
@@ -137,9 +149,10 @@ def _residual(e, w):
     return np.maximum(ep, er)
 
 
-def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar):
+def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar, end=False):
     """Iterate from q (m, n) towards Tt (m, 3, 4) until every residual < tol or ilimit.
 
+    ``end``: the weights w apply to the error in end-effector components.
     Returns q, residual, iterations (all (m,)); works on the unconverged subset only.
     """
     m = q.shape[0]
@@ -151,6 +164,8 @@ def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar):
     for _ in range(ilimit + 1):
         Tc, J = _evaluate(robot, q[act])
         e = _pose_error(Tt[act], Tc)
+        if end:
+            e, J = _to_end(Tc[:, :, :3], e, J)
         r = _residual(e, w)
         res[act] = r
         keep = r >= tol
@@ -158,7 +173,7 @@ def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar):
             act, J, e, Tc = act[keep], J[keep], e[keep], Tc[keep]
         if act.size == 0 or _ >= ilimit:
             break
-        dq = _step(method, J, e, w, Tc, lam_bar)
+        dq = _step(method, J, e, w, Tc, lam_bar, end)
         big = np.max(np.abs(dq), axis=1, keepdims=True)
         dq *= np.minimum(1.0, step_max / np.maximum(big, 1e-300))
         q[act] += dq
@@ -187,7 +202,7 @@ def _error_floats(tt, v):
     return e + [vx * k, vy * k, vz * k]
 
 
-def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar):
+def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
     """``_search`` for one pose, in floats where numpy's per-call cost would dominate.
 
     tt: target top rows as 12 floats; q: (n,) start. Returns q, residual, iterations.
@@ -205,6 +220,16 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar):
         qo = [a + b for a, b in zip(q.tolist(), offs, strict=True)]
         v = kern([cos(x) for x in qo], [sin(x) for x in qo], qo)
         e = _error_floats(tt, v)
+        if end:  # weights on end-effector components: the array path
+            Tc = np.array(v[:12]).reshape(1, 3, 4)
+            E, J = _to_end(Tc[:, :, :3], np.array(e)[None], np.array(v[12:]).reshape(1, 6, n))
+            r = float(_residual(E, w)[0])
+            if r < tol or it == ilimit:
+                return q, r, it
+            dq = _step(method, J, E, w, Tc, lam_bar, True)[0]
+            big = float(np.abs(dq).max())
+            q += dq / big if big > 1.0 else dq
+            continue
         we = [a * b for a, b in zip(e, wl, strict=True)]
         r = max(math.sqrt(we[0] ** 2 + we[1] ** 2 + we[2] ** 2),
                 math.sqrt(we[3] ** 2 + we[4] ** 2 + we[5] ** 2))
@@ -274,7 +299,8 @@ def _as_mask(mask, n: int) -> np.ndarray:
 
 def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
           slimit: int = 50, method: str = "lm", joint_limits: bool = True,
-          chain: bool = True, seed: int | None = 0, lam_bar: float = 1e-9) -> IKResult:
+          chain: bool = True, seed: int | None = 0, lam_bar: float = 1e-9,
+          mask_frame: str = "base") -> IKResult:
     """Numeric inverse kinematics (base and tool included).
 
     Parameters
@@ -283,12 +309,18 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
     q0 : (n,) initial joint coordinates (default zeros, as r6), or (m, n) one per pose.
     mask : 6 weights for ``[x y z rx ry rz]`` (r6 ``M``); 0 leaves that direction free.
         Needed for robots with fewer than 6 joints.
+    mask_frame : the axes the mask refers to: "base" (default; world axes, as
+        roboticstoolbox-python and the r6 code) or "end" (end-effector axes, as the r6
+        manual's text: ``[1, 1, 1, 1, 1, 0]`` frees the rotation about the tool z axis,
+        what a 5-axis arm cannot control). A mask with equal weights within position and
+        within rotation (e.g. ``[1, 1, 1, 0, 0, 0]``) means the same in both frames.
     tol : success when the position error (m) and rotation error (rad) are below it.
     ilimit, slimit : iterations per search and number of searches; searches after the
         first start from random q within the limits.
     method : "lm" (Levenberg-Marquardt with Sugihara's damping, the default), "r6"
         (r6's pseudo-inverse iteration in the base frame), "roboop" (ROBOOP inv_kin
-        mj=0, end-effector frame) or "roboop_taylor" (ROBOOP mj=1, using dT/dq_i).
+        mj=0, end-effector frame) or "roboop_taylor" (ROBOOP mj=1, using dT/dq_i; it
+        solves for the whole pose and takes no mask).
     joint_limits : a solution outside ``robot.qlim`` (after shifting angles by 2 pi)
         counts as a failure and the solver restarts elsewhere.
     chain : for a stack, seed each pose with the previous solution (r6, for
@@ -306,6 +338,13 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
     Tt = Tt.reshape(-1, 4, 4)
     m, n = Tt.shape[0], robot.n
     w = _as_mask(mask, n)
+    if mask_frame not in ("base", "end"):
+        raise ValueError(f"mask_frame must be 'base' or 'end', got {mask_frame!r}")
+    if method == "roboop_taylor" and np.any(w != 1.0):
+        raise ValueError("method 'roboop_taylor' solves for the whole pose and takes no mask "
+                         "(all weights 1); use method 'lm' with a mask")
+    # weights equal within position and within rotation are the same in any frame
+    end = mask_frame == "end" and not (np.all(w[:3] == w[0]) and np.all(w[3:] == w[3]))
     for name, v in (("tol", tol), ("lam_bar", lam_bar)):
         if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
             raise ValueError(f"{name} must be a positive number, got {v!r}")
@@ -329,7 +368,7 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
             raise ValueError(f"{exc}, or call ikine with joint_limits=False") from None
     rng = np.random.default_rng(seed)
     opts = dict(w=w, tol=tol, ilimit=ilimit, slimit=slimit, method=method,
-                joint_limits=joint_limits, rng=rng, lam_bar=lam_bar)
+                joint_limits=joint_limits, rng=rng, lam_bar=lam_bar, end=end)
     if chain and m > 1 and Q0.shape[0] == 1:
         outs, prev = [], Q0[0]
         for i in range(m):
@@ -346,7 +385,7 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
 
 
 def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits, rng,
-                 lam_bar):
+                 lam_bar, end):
     """Vectorised searches with restarts for every pose of Tt (m, 4, 4)."""
     m, n = Tt.shape[0], robot.n
     lim = robot.qlim if joint_limits else None
@@ -372,10 +411,11 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
             break
         if pend.size == 1:
             q1, r1, it1 = _search_one(robot, Tt34[pend[0]].ravel().tolist(), start[0], w, tol,
-                                      ilimit, method, lam_bar)
+                                      ilimit, method, lam_bar, end)
             q, r, it = q1[None], np.array([r1]), np.array([it1])
         else:
-            q, r, it = _search(robot, Tt34[pend], start, w, tol, ilimit, method, lam_bar)
+            q, r, it = _search(robot, Tt34[pend], start, w, tol, ilimit, method, lam_bar,
+                               end)
         iters[pend] += it
         better = r < res[pend]
         res[pend[better]] = r[better]
@@ -406,8 +446,11 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
     if bad.size:  # failures report a finite q (inside the limits) and its true residual
         if lim is not None:
             q_out[bad] = np.clip(q_out[bad], lim[:, 0], lim[:, 1])
-        Tc, _ = _evaluate(robot, q_out[bad])
-        res[bad] = _residual(_pose_error(Tt34[bad], Tc), w)
+        Tc, J = _evaluate(robot, q_out[bad])
+        e = _pose_error(Tt34[bad], Tc)
+        if end:
+            e, _ = _to_end(Tc[:, :, :3], e, J)
+        res[bad] = _residual(e, w)
     return q_out, ok, iters, res, why
 
 

@@ -10,6 +10,7 @@ from test_kinematics_batch import CASES, random_robot
 from robogui import Link, Robot
 from robogui.engine.ikine import IKResult, ikine, ikine560, ikine560_all, pose_error
 from robogui.engine.kinematics import fkine
+from robogui.engine.transforms import rotz, trotz
 
 CONFIGS = ("lun", "luf", "ldn", "ldf", "run", "ruf", "rdn", "rdf")
 
@@ -117,6 +118,59 @@ def test_mask_for_a_robot_with_fewer_joints(twolink):
     np.testing.assert_allclose(fkine(twolink, res.q)[:2, 3], target[:2, 3], atol=1e-9)
     with pytest.raises(ValueError, match="mask"):
         ikine(twolink, target)  # 2 joints and a full pose: the mask is required
+
+
+def test_r6_five_axis_mask_frees_rotation_about_z(puma):
+    """The r6 manual's example: a 5-axis arm cannot turn about its tool z axis; with
+    M = [1 1 1 1 1 0] it reaches the pose up to that rotation. mask_frame="end" weighs the
+    error in tool axes (the r6 text), "base" in world axes (RTB-Py and the r6 code)."""
+    arm5 = Robot(puma.links[:5], name="puma5")  # frame 5's z is the missing joint 6 axis
+    Q = arm5.random_q(30, seed=3)
+    M = [1, 1, 1, 1, 1, 0]
+    # tool frame: turned about the tool's own z axis, out of the arm's reach
+    T = fkine(arm5, Q) @ trotz(0.7)
+    res = ikine(arm5, T, mask=M, mask_frame="end", chain=False)
+    assert res.success.all() and np.all(res.residual < 1e-10)
+    F = fkine(arm5, res.q)
+    np.testing.assert_allclose(F[:, :3, 3], T[:, :3, 3], atol=1e-9)  # position
+    np.testing.assert_allclose(F[:, :3, 2], T[:, :3, 2], atol=1e-9)  # approach vector
+    # the angle left over is the rotation about the tool z axis
+    e_tool = np.einsum("mji,mj->mi", F[:, :3, :3], pose_error(T, F)[:, 3:])
+    np.testing.assert_allclose(e_tool[:, :2], 0, atol=1e-9)
+    assert np.abs(e_tool[:, 2]).max() > 0.1
+    one = ikine(arm5, T[0], mask=M, mask_frame="end")  # the single-pose path
+    assert one.success and np.abs(fkine(arm5, one.q)[:3, 2] - T[0, :3, 2]).max() < 1e-9
+    roboop = ikine(arm5, T[:5], mask=M, mask_frame="end", method="roboop", chain=False)
+    assert roboop.success.all()
+    # the same mask in world axes asks for something else, here mostly out of reach
+    base = ikine(arm5, T[:10], mask=M, chain=False, slimit=3)
+    assert base.success.sum() < 10
+    # world frame: turned about the world z axis through the tool point
+    Tw = fkine(arm5, Q)
+    Tw[:, :3, :3] = rotz(0.7) @ Tw[:, :3, :3]
+    res = ikine(arm5, Tw, mask=M, chain=False)
+    assert res.success.all()
+    e = pose_error(Tw, fkine(arm5, res.q))
+    assert np.abs(e[:, :5]).max() < 1e-9 and np.abs(e[:, 5]).max() > 0.1
+
+
+def test_masks_with_every_method(twolink):
+    target = fkine(twolink, [0.4, 1.1])
+    target[:3, :3] = np.eye(3)  # an orientation the planar arm cannot take
+    for method in ("lm", "r6", "roboop"):
+        for frame in ("base", "end"):
+            res = ikine(twolink, target, mask=[1, 1, 0, 0, 0, 0], q0=[0.2, 0.5],
+                        method=method, mask_frame=frame)
+            assert res.success, (method, frame, res.reason)
+            F = fkine(twolink, res.q)
+            err = target[:3, 3] - F[:3, 3]
+            if frame == "end":
+                err = F[:3, :3].T @ err  # in tool axes
+            assert np.abs(err[:2]).max() < 1e-9
+    with pytest.raises(ValueError, match="takes no mask"):
+        ikine(twolink, target, mask=[1, 1, 0, 0, 0, 0], method="roboop_taylor")
+    with pytest.raises(ValueError, match="mask_frame"):
+        ikine(twolink, target, mask=[1, 1, 0, 0, 0, 0], mask_frame="tool")
 
 
 def test_unreachable_poses_fail_in_words_without_nan(puma):
