@@ -24,6 +24,8 @@ DEFAULT_LINEAR_SPEED = 0.25  # m/s
 DEFAULT_LINEAR_ANGULAR_SPEED = 1.0  # rad/s, for the orientation change of linear moves
 DEFAULT_MAX_JOINT_SPEED_R = math.radians(180.0)  # rad/s, when the robot gives none
 DEFAULT_MAX_JOINT_SPEED_P = 0.5  # m/s
+#: a joint that moves less than this (rad or m) along a linear move is held still
+_STILL_JOINT_TOL = 1e-7
 
 
 def max_joint_speeds(robot) -> np.ndarray:
@@ -377,6 +379,12 @@ def _compile_linear(
                     kind="ik",
                 )
             )
+    # joints the line does not move come back from IK with solver noise (1e-17 to 1e-8
+    # rad near a singular wrist) about their value: hold them exactly, so their speed is
+    # zero and not a sign-flipping noise (which would flip the Coulomb friction in the
+    # torques sample by sample). Holding a joint within 1e-7 rad moves the TCP < 0.1 um/m.
+    still = np.ptp(q, axis=0) < _STILL_JOINT_TOL
+    q[:, still] = q_prev[still]
     step = np.abs(np.diff(q, axis=0)).max(axis=1)
     for a, _ in _runs(step > jump_threshold):
         j = int(np.argmax(np.abs(q[a + 1] - q[a])))
