@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .checks import as_float_array, as_transform, check_rotation
-from .quaternion import q2r, qslerp, r2q
+from .quaternion import UnitQuaternion, q2r, qslerp, r2q
 
 __all__ = [
     "rotx",
@@ -50,6 +50,7 @@ __all__ = [
     "isrot",
     "ishom",
     "trinterp",
+    "UnitQuaternion",
 ]
 
 # below this, cos(pitch) (rpy) or sin(theta) (ZYZ) counts as zero: one angle is set to 0

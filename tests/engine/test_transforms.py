@@ -568,3 +568,20 @@ def test_constructed_rotations_are_orthonormal_property(theta, o, a):
         np.testing.assert_allclose(R[:, 2], a / np.linalg.norm(a), atol=1e-12)
         # trnorm of a drifted rotation is a rotation again
         assert_rotation(trnorm(R + 1e-6 * np.outer(o, a)), tol=1e-12)
+
+
+def test_public_modules_export_the_same_names():
+    import robogui.engine.transforms as et
+    import robogui.transforms as rt
+    from robogui.engine.quaternion import UnitQuaternion
+
+    assert rt.__all__ == et.__all__ and len(set(rt.__all__)) == len(rt.__all__)
+    assert rt.UnitQuaternion is et.UnitQuaternion is UnitQuaternion
+    for name in et.__all__:
+        assert getattr(rt, name) is getattr(et, name), name
+    # the list of functions, all present
+    for name in ("rotx", "roty", "rotz", "trotx", "troty", "trotz", "transl", "rpy2r",
+                 "rpy2tr", "tr2rpy", "eul2r", "eul2tr", "tr2eul", "oa2r", "oa2tr", "angvec2r",
+                 "angvec2tr", "tr2angvec", "trnorm", "trinv", "tr2delta", "delta2tr", "tr2jac",
+                 "wrench_transform", "ftrans", "skew", "vex", "isrot", "ishom", "trinterp"):
+        assert callable(getattr(rt, name)), name
