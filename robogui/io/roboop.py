@@ -275,8 +275,11 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
             c = r
         kw = {}
         if load_motor:
-            Cf = g("Cf")
-            kw = dict(Jm=g("Im"), G=g("Gr"), B=g("B"), Tc=(abs(Cf), -abs(Cf)))
+            Cf, Gr = g("Cf"), g("Gr")
+            if Gr < 0 and Cf:
+                warn(f"link {j}: Gr = {Gr:g} < 0: ROBOOP's Coulomb term Gr*Cf*sign(qd) would "
+                     "then push along the motion; robogui's friction uses |Gr|")
+            kw = dict(Jm=g("Im"), G=Gr, B=g("B"), Tc=(abs(Cf), -abs(Cf)))
         elif any(v.has(sec, k) and g(k) for k in ("Im", "Gr", "B", "Cf")) and j == 1:
             warn("Motor: 0, so the motor keys (Im, Gr, B, Cf) are ignored, as ROBOOP does")
         try:

@@ -175,3 +175,27 @@ def test_export_round_trip(tmp_path):
     with pytest.raises(ValueError, match="tool"):
         robot_to_conf(r.with_tool(tool))
     assert "[X]" in robot_to_conf(r.with_tool(tool), "X", drop_base_tool=True)
+
+
+def test_motor_terms_are_roboops_torque_model():
+    # formats.md 1.5.6: Motor: 1 adds Im Gr^2 qdd + Gr^2 B qd + Gr Cf sign(qd) to joint i
+    from robogui.engine.dynamics import rne
+
+    robot, _ = read_roboop(RAD)
+    bare, _ = read_roboop("x.conf", text=RAD.read_text().replace("Motor:           1",
+                                                                   "Motor:           0"))
+    Im = np.array([L.Jm for L in robot.links])
+    Gr = np.array([L.G for L in robot.links])
+    B = np.array([L.B for L in robot.links])
+    Cf = np.array([L.Tc[0] for L in robot.links])
+    np.testing.assert_allclose(Im[:2], [200e-6, 200e-6]) and np.testing.assert_allclose(
+        Gr[:3], [62.6111, 107.815, 53.7063])
+    rng = np.random.default_rng(0)
+    for q, qd, qdd in rng.normal(size=(5, 3, 6)):
+        extra = rne(robot, q, qd, qdd) - rne(bare, q, qd, qdd)
+        np.testing.assert_allclose(extra, Im * Gr**2 * qdd + Gr**2 * B * qd
+                                   + Gr * Cf * np.sign(qd), atol=1e-10)
+    # a negative gear ratio would flip ROBOOP's Coulomb term: warned about
+    text = _conf("Gr: -30\nCf: 0.2\nIm: 1e-4\n", "dof: 1\nDH: 1\nMotor: 1\n")
+    robot, msgs = read_roboop("g.conf", text=text)
+    assert robot.links[0].G == -30 and any("Gr = -30 < 0" in m for m in msgs)
