@@ -6,7 +6,8 @@ time; the GUI lists them and a click seeks playback to ``problem.time``. It repo
 * everything compilation found (IK failures along linear moves, configuration jumps);
 * joint limits exceeded along the path (error), one problem per joint and stretch;
 * closeness to singularities: Yoshikawa manipulability below the robot's threshold
-  (warning; :func:`robogui.session.analysis.singularity_threshold`);
+  (warning; :func:`robogui.session.analysis.singularity_threshold`), naming the kind
+  (wrist, elbow, shoulder) for Puma-like arms;
 * joint speed peaks above the maximum joint speeds (warning);
 * torque peaks above ``link.tau_max`` when the robot has dynamics (warning), or a note
   that torques were not checked (info).
@@ -23,7 +24,7 @@ import numpy as np
 
 from .analysis import TrajectoryAnalysis, analyze_trajectory
 from .compile import CompiledProgram, _runs, max_joint_speeds
-from .jog import joint_label
+from .jog import joint_label, singularity_info
 from .program import Problem
 
 __all__ = ["preflight", "Problem", "worst_severity"]
@@ -91,8 +92,10 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
     thr = analysis.threshold if singularity_threshold is None else float(singularity_threshold)
     for a, b in _runs(analysis.yoshikawa < thr):
         i = a + int(np.argmin(analysis.yoshikawa[a:b + 1]))
+        # which one, for Puma-like arms: "near a wrist singularity (axes 4 and 6 ...)"
+        _kind, near = singularity_info(robot, q[i])
         add(a, "warning",
-            f"{where(a)}: near a singularity from t = {t[a]:.2f} s to {t[b]:.2f} s "
+            f"{where(a)}: {near} from t = {t[a]:.2f} s to {t[b]:.2f} s "
             f"(manipulability down to {analysis.yoshikawa[i]:.3g} at t = {t[i]:.2f} s, "
             f"threshold {thr:.3g})", "singularity")
 

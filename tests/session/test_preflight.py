@@ -73,6 +73,25 @@ def test_singularity_warning(puma):
     crossing = np.argmin(np.abs(c.trajectory.q[:, 4]))
     assert c.trajectory.t[sing[0].index] < c.trajectory.t[crossing] < 2.0
     assert f"manipulability down to {w.min():.3g} at t = 1.00 s" in sing[0].message
+    # a Puma-like arm: the warning names the kind, at the closest instant (q5 = 0)
+    assert sing[0].message.startswith("move 2: near a wrist singularity (axes 4 and 6 "
+                                      "nearly aligned, q5 = +0.0°) from t = ")
+
+
+def test_singularity_warning_names_elbow_and_says_general_for_other_arms(puma):
+    # arm stretched out: q3 passes the straight elbow (about -90 deg + a small offset)
+    qa = np.array([0.2, 0.5, -1.3, 0.3, 0.6, 0.1])
+    qb = qa.copy()
+    qb[2] = -1.9
+    c = compile_program(Program().record(qa).record(qb, duration=2.0), puma, dt=0.01)
+    sing = [p for p in preflight(puma, c) if p.kind == "singularity"]
+    assert len(sing) == 1 and "near an elbow singularity (arm stretched out" in sing[0].message
+    from robogui.io.robotfile import load_robot
+
+    two = load_robot("twolink")
+    c2 = compile_program(Program().record([0.3, 0.5]).record([0.3, -0.5], duration=1.0), two)
+    sing2 = [p for p in preflight(two, c2) if p.kind == "singularity"]
+    assert len(sing2) == 1 and "move 2: near a singularity from t = " in sing2[0].message
 
 
 def test_torque_peaks_and_robot_without_dynamics(puma):
