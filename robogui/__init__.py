@@ -15,6 +15,7 @@ _EXPORTS = {
     "fkine": "robogui.engine.kinematics",
     "fkine_all": "robogui.engine.kinematics",
     "joint_locations": "robogui.engine.kinematics",
+    "link_transform": "robogui.engine.kinematics",
     "rotx": "robogui.engine.transforms",
     "roty": "robogui.engine.transforms",
     "rotz": "robogui.engine.transforms",

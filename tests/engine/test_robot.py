@@ -454,3 +454,14 @@ def test_link_signature_and_defaults_of_the_issue():
     # I as a 3x3 matrix or as [Ixx Iyy Izz Ixy Iyz Ixz]: the same link
     M = np.array([[1.0, 0.1, 0.3], [0.1, 2.0, 0.2], [0.3, 0.2, 3.0]])
     assert Link(I=M) == Link(I=[1, 2, 3, 0.1, 0.2, 0.3])
+
+
+def test_top_level_names_of_the_issue():
+    import robogui
+
+    for name in ("Link", "Robot", "fkine", "fkine_all", "joint_locations", "link_transform",
+                 "load_robot", "save_robot", "list_robots", "RobotFileError",
+                 "UnitQuaternion"):
+        assert name in robogui.__all__ and getattr(robogui, name) is not None, name
+    robot = Robot([Link(a=1.0)])
+    np.testing.assert_array_equal(robogui.link_transform(robot, 0, 0.0), Link(a=1.0).A(0.0))
