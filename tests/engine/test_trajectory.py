@@ -193,6 +193,10 @@ def test_lspb_speed_out_of_range_is_explained():
         lspb([0, 0], [1, 4], 10, V=[1.5, 1.5, 1.5])
     with pytest.raises(ValueError, match="t_or_n"):
         lspb(0.0, 1.0, [1.0, 1.0])
+    with pytest.raises(ValueError, match="V contains a non-finite"):
+        lspb(0.0, 1.0, 10, V=np.nan)
+    with pytest.raises(ValueError, match="q1"):
+        lspb([0.0, 1.0], [np.inf, 1.0], 10)
 
 
 # ---------------------------------------------------------------------------- mstraj
@@ -349,6 +353,10 @@ def test_ctraj_profiles_and_sample_T():
         ctraj(TA, TB, [0, 0.5, 1.2])
     with pytest.raises(ValueError, match="t_or_s"):
         ctraj(TA, TB, 1)
+    with pytest.raises(ValueError, match="t_or_s contains a non-finite"):
+        ctraj(TA, TB, [0.0, np.nan, 1.0])
+    with pytest.raises(ValueError, match="T0"):
+        ctraj(np.full((4, 4), np.nan), TB, 5)
     with pytest.raises(ValueError, match="T1"):
         ctraj(TA, TB[:3], 5)
     bad = TB.copy()
@@ -374,6 +382,8 @@ def test_qinterp_r6_manual_numbers():
     assert len(many) == 3 and many[1] == qinterp(q1, q2, 0.3)
     with pytest.raises(ValueError):
         qinterp(q1, q2, 1.5)
+    with pytest.raises(ValueError, match="finite"):
+        qinterp(q1, q2, np.nan)
 
 
 # ---------------------------------------------------------------------------- Trajectory
