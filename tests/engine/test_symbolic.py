@@ -176,7 +176,7 @@ def test_python_export_is_standalone_and_batched():
     np.testing.assert_allclose(T1, T[0]) and np.testing.assert_allclose(J1, J[0])
 
 
-@pytest.mark.parametrize("name", ["puma560", "stanford", "panda"])
+@pytest.mark.parametrize("name", list_robots())
 def test_c_export_compiles_and_matches(name, tmp_path):
     cc = shutil.which("cc")
     assert cc, "the machine's C compiler (cc) is required"
