@@ -398,3 +398,21 @@ def test_the_documented_example_loads(tmp_path):
     np.testing.assert_array_equal(r.tool[:3, 3], [0, 0, 0.1])
     np.testing.assert_array_equal(r.pose("qr"), [0, math.pi / 2, 0.15])
     assert load_robot(save_robot(r, tmp_path / "again.toml")) == r
+
+
+def test_save_keeps_file_permissions(tmp_path):
+    """The temporary file of an atomic save is owner-only; the saved file must not be."""
+    import stat
+
+    robot = load_robot(write(tmp_path, VALID, "src.toml"))
+    old = os.umask(0o022)
+    try:
+        new = save_robot(robot, tmp_path / "new.toml")
+        assert stat.S_IMODE(new.stat().st_mode) == 0o644  # as open(path, "w") would give
+        existing = write(tmp_path, "old contents", "shared.toml")
+        existing.chmod(0o664)
+        save_robot(robot, existing)
+        assert stat.S_IMODE(existing.stat().st_mode) == 0o664  # the replaced file's mode
+        assert load_robot(existing) == robot
+    finally:
+        os.umask(old)
