@@ -573,10 +573,12 @@ def ishom(T, check: bool = False, tol: float = 1e-9) -> bool:
 def trinterp(T0, T1, s, shortest: bool = True) -> np.ndarray:
     """Interpolate from T0 (s = 0) to T1 (s = 1): slerp for rotation, linear for translation.
 
-    T0, T1 are transforms (4, 4) or rotations (3, 3) (same kind). ``T1=None`` interpolates
-    from the identity to T0 (``trinterp(T, None, s)``). ``s`` scalar in [0, 1] -> (4, 4);
-    ``s`` (k,) -> (k, 4, 4), vectorised. ``shortest`` takes the shorter rotation (as
-    spatialmath's trinterp; r6 did not flip, which only matters past 180 degrees apart).
+    T0, T1 are transforms (4, 4) or rotations (3, 3) (same kind). One of them may be None,
+    meaning the identity: ``trinterp(None, T, s)`` (spatialmath's form) and
+    ``trinterp(T, None, s)`` both interpolate from the identity to T. ``s`` scalar in
+    [0, 1] -> (4, 4); ``s`` (k,) -> (k, 4, 4), vectorised. ``shortest`` takes the shorter
+    rotation (as spatialmath's trinterp; r6 did not flip, which only matters past 180
+    degrees apart).
 
     >>> trinterp(trotx(0.2), transl(1, 4, 5) @ troty(0.3), 0.5).round(4)  # r6 manual example
     array([[ 0.9887,  0.0075,  0.1494,  0.5   ],
@@ -590,6 +592,10 @@ def trinterp(T0, T1, s, shortest: bool = True) -> np.ndarray:
     _finite(ss, "s")
     if np.any((ss < 0) | (ss > 1)):
         raise ValueError("s must lie in [0, 1]")
+    if T0 is None:
+        if T1 is None:
+            raise ValueError("trinterp needs T0 or T1 (None stands for the identity)")
+        T0, T1 = T1, None
     arr0 = as_float_array(T0, "T0")
     if arr0.shape not in ((3, 3), (4, 4)):
         raise ValueError(f"T0 must have shape (3, 3) or (4, 4), got {arr0.shape}")

@@ -418,6 +418,9 @@ def test_trinterp_vectorised_and_oracle():
     # one transform: from the identity to it
     np.testing.assert_allclose(trinterp(T1, None, 0.5), smb.trinterp(None, T1, 0.5), atol=1e-12)
     np.testing.assert_allclose(trinterp(T1, None, [0.0, 1.0]), [np.eye(4), T1], atol=1e-14)
+    # spatialmath's spelling, None first, means the same
+    np.testing.assert_allclose(trinterp(None, T1, 0.3), smb.trinterp(None, T1, 0.3), atol=1e-12)
+    np.testing.assert_array_equal(trinterp(None, T1, s), trinterp(T1, None, s))
     # rotations only
     np.testing.assert_allclose(trinterp(rotx(0.2), rotx(1.0), 0.25), rotx(0.4), atol=1e-14)
 
@@ -460,6 +463,7 @@ def test_trinterp_constant_angular_rate():
         lambda: trnorm(np.zeros((4, 4))),
         lambda: trinterp(np.eye(4), np.eye(4), 1.5),
         lambda: trinterp(np.eye(4), np.eye(3), 0.5),
+        lambda: trinterp(None, None, 0.5),
         lambda: tr2delta(np.eye(4), 2 * np.eye(4)),
         lambda: delta2tr([1, 2, 3]),
         lambda: wrench_transform(np.eye(4), [1, 2, 3]),
