@@ -112,7 +112,8 @@ def test_gtom_makel_wtol_wtovel():
     Wt = np.zeros((4, 4))
     Wt[:3, 3] = [2.5, 1.7, 3.2]
     u, om, vel, P = sl.wtovel(Wt)
-    close(u, [0.568, 0.386, 0.727]) and close(P, [0, 0, 0, 1], 0)
+    close(u, [0.568, 0.386, 0.727])
+    close(P, [0, 0, 0, 1], 0)
     assert om == 0 and vel == pytest.approx(4.40227, abs=1e-5)
 
 
@@ -126,7 +127,8 @@ def test_vactowh2_and_change_of_frame_examples_3_12_3_14():
     # printed H(0)(1,4) is 0.900: a misprint for 0.990 = 2.25*0.4 + 0.9*0.1
     close(H0[:2, 3], [0.990, -0.135], 1e-12)
     W0b, H0b = sl.vactowh3(sl.Rev, Z, 1.5, 0.9, [0.4, 0.1, 0])
-    close(W0b, W0, 1e-15) and close(H0b, H0, 1e-15)
+    close(W0b, W0, 1e-15)
+    close(H0b, H0, 1e-15)
     close(sl.miam(W0, M01), W1, 1e-15)
     close(sl.coriolis(H1, H1, W1, W1), 2 * H1 + 2 * W1 @ W1, 0)
     close(sl.gtomgapt(H1[:3, :3]), [0, 0, 0.9], 1e-15)
@@ -199,7 +201,8 @@ def test_dyn_eq_round_trip_and_mixed_unknowns():
     Wk[2, 1] = Wk[1, 2] = Wk[1, 0] = Wk[0, 1] = Wk[1, 3] = 0  # unknown entries blanked
     Fk = F.copy()
     Ws, Fs, ok = sl.dyn_eq(J, Wk, Fk, var)
-    close(Ws, Wp, 1e-10) and close(Fs, F, 1e-10)
+    close(Ws, Wp, 1e-10)
+    close(Fs, F, 1e-10)
     _, _, ok = sl.dyn_eq(np.zeros((4, 4)), Wk, Fk, [[1] * 6, [0] * 6])
     assert ok == sl.NOTOK
     with pytest.raises(ValueError, match="var"):
@@ -248,7 +251,8 @@ def test_normal_and_normskew():
 def test_rtocarda_example_3_16():
     R = [[0.840, -0.395, -0.371], [-0.415, -0.029, -0.909], [0.348, 0.918, -0.189]]
     q1, q2 = sl.rtocarda(R, Y, X, Z)
-    close(q1, [-2.042, 1.141, -1.641]) and close(q2, [1.100, 2.001, 1.501])
+    close(q1, [-2.042, 1.141, -1.641])
+    close(q2, [1.100, 2.001, 1.501])
 
 
 def test_cardan_examples_3_17_to_3_23():
@@ -278,7 +282,8 @@ def test_cardan_roundtrip_every_sequence(seq):
     q = rng.uniform(-1.2, 1.2, 3) + np.array([0, 0.2 if seq[0] == seq[2] else 0, 0])
     R = sl.cardator(q, *seq)
     q1, q2 = sl.rtocarda(R, *seq)
-    close(sl.cardator(q1, *seq), R, 1e-12) and close(sl.cardator(q2, *seq), R, 1e-12)
+    close(sl.cardator(q1, *seq), R, 1e-12)
+    close(sl.cardator(q2, *seq), R, 1e-12)
     assert not np.allclose(q1, q2)
     # velocity and acceleration forms against finite differences and htocarda
     qp, qpp = rng.normal(size=3), rng.normal(size=3)
@@ -292,7 +297,9 @@ def test_cardan_roundtrip_every_sequence(seq):
     H = sl.cardatoh(q, qp, qpp, *seq)
     r = sl.htocarda(M, W, H, *seq)
     sol = 0 if np.allclose(r[0], q) else 1
-    close(r[sol], q, 1e-9) and close(r[2 + sol], qp, 1e-9) and close(r[4 + sol], qpp, 1e-8)
+    close(r[sol], q, 1e-9)
+    close(r[2 + sol], qp, 1e-9)
+    close(r[4 + sol], qpp, 1e-8)
 
 
 def test_cardan_gimbal_lock_and_bad_sequence():
@@ -319,7 +326,8 @@ def test_frames_examples_3_24_to_3_27():
     R = [[0, 0, 1], [0.894, -0.447, 0], [0.447, 0.894, 0]]
     close(sl.framep(P1, P2, P3, X, Y), R)
     m01 = sl.frame4p(P1, P2, P3, X, Y)
-    close(m01[:3, :3], R) and close(m01[:3, 3], [5, 4, 3], 0)
+    close(m01[:3, :3], R)
+    close(m01[:3, 3], [5, 4, 3], 0)
     close(sl.framev([0, 2, 1], [0, 1, 2], X, Y), R)
     close(sl.frame4v(P1, [0, 2, 1], [0, 1, 2], X, Y), m01, 1e-15)
     for a1, a2 in [(X, Y), (Y, X), (Z, X), (Y, Z), (X, Z), (Z, Y)]:
@@ -358,7 +366,8 @@ def test_points_lines_planes_examples_3_28_3_29():
     close(sl.plane2([0, 0, 2], [0, 0, 3]), [0, 0, 1, -2], 1e-15)
     ln, ok = sl.inter2pl([1, 0, 0, -1], [0, 1, 0, -2])
     assert ok == 1
-    close(ln[:3, 0], [1, 2, 0], 1e-12) and close(abs(ln[2, 1]), 1, 1e-12)
+    close(ln[:3, 0], [1, 2, 0], 1e-12)
+    close(abs(ln[2, 1]), 1, 1e-12)
     assert sl.interlpl(sl.linpvect([0, 0, 0], [1, 0, 0]), [0, 0, 1, 0])[1] == 1
     assert sl.interlpl(sl.linpvect([0, 0, 1], [1, 0, 0]), [0, 0, 1, 0])[1] == -1
 

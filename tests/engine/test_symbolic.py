@@ -173,7 +173,8 @@ def test_python_export_is_standalone_and_batched():
     np.testing.assert_allclose(T, robot.fkine(q), atol=1e-12)
     np.testing.assert_allclose(J, jacob0(robot, q), atol=1e-12)
     T1, J1 = ns["stanford_kin"](q[0])
-    np.testing.assert_allclose(T1, T[0]) and np.testing.assert_allclose(J1, J[0])
+    np.testing.assert_allclose(T1, T[0])
+    np.testing.assert_allclose(J1, J[0])
 
 
 @pytest.mark.parametrize("name", list_robots())

@@ -39,8 +39,8 @@ def test_samples_parse_with_the_documented_token_layout():
     assert data.links["alfa"][2] == 3.1415 and data.links["s"][2] == -0.1
     np.testing.assert_allclose(data.gravity, [0, 0, -9.8])
     assert mot.dt == 0.05 and mot.q.shape == (2, 3)
-    np.testing.assert_allclose(mot.q[1], [0.1, 0.1, 0]) and np.testing.assert_allclose(
-        mot.qdd[0], [10, 20, 0])
+    np.testing.assert_allclose(mot.q[1], [0.1, 0.1, 0])
+    np.testing.assert_allclose(mot.qdd[0], [10, 20, 0])
     smart, smot = _sample("smart")
     assert smart.nlink == 6 and smot.q.shape == (1, 6)
     np.testing.assert_allclose(smart.links["b"], [0, 0.5, 0.15, 0, 0, 0])
@@ -215,8 +215,8 @@ def test_external_action_of_the_dat_file_enters_the_joint_torques():
     F = [1.5, -2.0, 3.0, 0.4, -0.3, 0.2]
     text = " ".join(toks[:-6]) + "\n" + " ".join(map(str, F)) + "\n"
     data = read_dat("load.dat", text=text)
-    np.testing.assert_allclose(data.ext_force, F[:3]) and np.testing.assert_allclose(
-        data.ext_torque, F[3:])
+    np.testing.assert_allclose(data.ext_force, F[:3])
+    np.testing.assert_allclose(data.ext_torque, F[3:])
     mot = read_mot(SAMPLES / "scara.mot", data.nlink)
     res = robmat(data, mot)
     robot = load_robmat_dat(None, text=text)

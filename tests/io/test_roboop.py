@@ -188,8 +188,8 @@ def test_motor_terms_are_roboops_torque_model():
     Gr = np.array([L.G for L in robot.links])
     B = np.array([L.B for L in robot.links])
     Cf = np.array([L.Tc[0] for L in robot.links])
-    np.testing.assert_allclose(Im[:2], [200e-6, 200e-6]) and np.testing.assert_allclose(
-        Gr[:3], [62.6111, 107.815, 53.7063])
+    np.testing.assert_allclose(Im[:2], [200e-6, 200e-6])
+    np.testing.assert_allclose(Gr[:3], [62.6111, 107.815, 53.7063])
     rng = np.random.default_rng(0)
     for q, qd, qdd in rng.normal(size=(5, 3, 6)):
         extra = rne(robot, q, qd, qdd) - rne(bare, q, qd, qdd)
