@@ -70,35 +70,48 @@ def _angle_scale(unit: str) -> float:
     raise ValueError(f'unit must be "rad" or "deg", got {unit!r}')
 
 
-def _finite(arr: np.ndarray, name: str) -> np.ndarray:
+def _finite(arr: np.ndarray, name: str, want: str = "") -> np.ndarray:
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains a non-finite value (NaN or inf)")
+        hint = f"; expected finite values of shape {want}" if want else ""
+        raise ValueError(f"{name} contains a non-finite value (NaN or inf){hint}")
     return arr
+
+
+def _numbers(value, name: str, want: str) -> np.ndarray:
+    """as_float_array with the expected shape in its message."""
+    try:
+        return as_float_array(value, name)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; expected shape {want}") from None
+
+
+_ANGLE_SHAPES = "() (a scalar) or (k,)"
 
 
 def _angles(theta, name: str, unit: str) -> np.ndarray:
     """A scalar or (k,) array of finite angles, converted to radians."""
-    arr = as_float_array(theta, name)
+    arr = _numbers(theta, name, _ANGLE_SHAPES)
     if arr.ndim > 1:
         raise ValueError(f"{name} must be a scalar or have shape (k,), got shape {arr.shape}")
-    return _finite(arr, name) * _angle_scale(unit)
+    return _finite(arr, name, _ANGLE_SHAPES) * _angle_scale(unit)
 
 
 def _vectors(value, length: int, name: str) -> np.ndarray:
     """A finite (length,) vector or (k, length) stack."""
-    arr = as_float_array(value, name)
+    want = f"({length},) or (k, {length})"
+    arr = _numbers(value, name, want)
     if arr.ndim not in (1, 2) or arr.shape[-1] != length:
-        raise ValueError(f"{name} must have shape ({length},) or (k, {length}), got {arr.shape}")
-    return _finite(arr, name)
+        raise ValueError(f"{name} must have shape {want}, got {arr.shape}")
+    return _finite(arr, name, want)
 
 
 def _rotations(T, name: str = "T") -> tuple[np.ndarray, bool]:
     """Rotation part of R (3,3)/(k,3,3) or T (4,4)/(k,4,4), checked; also says if it was 4x4."""
-    arr = as_float_array(T, name)
+    arr = _numbers(T, name, _MAT_SHAPES)
     if arr.ndim in (2, 3) and arr.shape[-2:] == (4, 4):
         return as_transform(arr, name)[..., :3, :3], True
     if arr.ndim in (2, 3) and arr.shape[-2:] == (3, 3):
-        _finite(arr, name)
+        _finite(arr, name, _MAT_SHAPES)
         check_rotation(arr, name)
         return arr, False
     raise ValueError(f"{name} must have shape {_MAT_SHAPES}, got {arr.shape}")
@@ -193,7 +206,7 @@ def transl(x, y=None, z=None) -> np.ndarray:
                 "transl expects x, y, z; a vector (3,) or stack (k, 3); or a transform "
                 f"(4, 4) / (k, 4, 4); got shape {arr.shape}"
             )
-        p = _finite(arr, "x")
+        p = _finite(arr, "x", "(3,) or (k, 3)")
     return _to_hom(np.broadcast_to(np.eye(3), p.shape[:-1] + (3, 3)), p)
 
 
@@ -225,7 +238,7 @@ def rt2tr(R, t) -> np.ndarray:
 def _three(a, b, c, names: str, unit: str) -> np.ndarray:
     """Angles given as one (3,)/(k, 3) array or as three scalars/(k,) arrays -> (..., 3) rad."""
     if b is None and c is None:
-        return _vectors(a, 3, "angles") * _angle_scale(unit)
+        return _vectors(a, 3, f"[{names}]") * _angle_scale(unit)
     if b is None or c is None:
         raise ValueError(f"give the three angles {names} together, or one array of shape (3,)")
     parts = [_angles(v, n, unit) for v, n in zip((a, b, c), names.split(", "), strict=True)]

@@ -589,3 +589,27 @@ def test_public_modules_export_the_same_names():
                  "angvec2tr", "tr2angvec", "trnorm", "trinv", "tr2delta", "delta2tr", "tr2jac",
                  "wrench_transform", "ftrans", "skew", "vex", "isrot", "ishom", "trinterp"):
         assert callable(getattr(rt, name)), name
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: rotx("a"), r"theta must be numeric, got 'a'; expected shape \(\) \(a scalar\) "
+                            r"or \(k,\)"),
+        (lambda: trotz([0.1, float("nan")]), r"theta contains a non-finite value .*expected "
+                                             r"finite values of shape \(\) \(a scalar\) or \(k,\)"),
+        (lambda: rotx(None), r"theta must be numeric, got None"),
+        (lambda: rpy2r([0.1, np.inf, 0.2]), r"\[roll, pitch, yaw\] contains a non-finite .*"
+                                            r"shape \(3,\) or \(k, 3\)"),
+        (lambda: eul2tr(["a", 1, 2]), r"\[phi, theta, psi\] must be numeric.*shape \(3,\)"),
+        (lambda: tr2rpy(None), r"T must be numeric, got None; expected shape \(3, 3\), \(4, 4\)"),
+        (lambda: tr2eul(np.full((3, 3), np.nan)), r"T contains a non-finite .*\(3, 3\), \(4, 4\)"),
+        (lambda: trinv("x"), r"T must be numeric, got 'x'; expected shape \(4, 4\) or \(m, 4, 4\)"),
+        (lambda: angvec2r(0.1, [1, "a", 2]), r"v must be numeric.*shape \(3,\) or \(k, 3\)"),
+        (lambda: transl([1, np.nan, 3]), r"x contains a non-finite .*shape \(3,\) or \(k, 3\)"),
+        (lambda: oa2r([1, 0], [0, 0, 1]), r"o must have shape \(3,\) or \(k, 3\), got \(2,\)"),
+    ],
+)
+def test_bad_input_messages_name_argument_and_expected_shape(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
