@@ -141,6 +141,28 @@ def test_jog_keys_held_in_the_panel(qtbot, pendant, session, clock):
     np.testing.assert_allclose(session.T[:3, 3] - p0, [0.001, 0, -0.001], atol=1e-9)
 
 
+def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings, errors):
+    """A fresh window at 1600 x 1000: all twelve jog buttons, the speed and the tool editor
+    are in sight without scrolling (the dock split once left only the -X/+X row)."""
+    from robogui.app.main_window import MainWindow
+
+    win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
+    qtbot.addWidget(win)
+    win.resize(1600, 1000)
+    win.show()
+    qtbot.waitExposed(win)
+    p = win.teach
+    area = p.docks["jog"].widget()
+    qtbot.waitUntil(lambda: area.viewport().height() >= area.widget().sizeHint().height(),
+                    timeout=3000)
+    assert not area.verticalScrollBar().isVisible()
+    for w in [*p.jog.buttons.values(), p.jog.speed_slider, *p.tool.boxes, p.tool.reset_button]:
+        assert w.visibleRegion().boundingRect().size() == w.size(), w
+    # the pose readout keeps what it needs above it
+    assert win.pose_dock.widget().height() >= win.pose_dock.widget().minimumSizeHint().height()
+    win.close()
+
+
 # -- tool ------------------------------------------------------------------------------------
 def test_tool_editor_sets_the_session_tool(qtbot, pendant, session):
     ed = pendant.tool

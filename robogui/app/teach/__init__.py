@@ -65,14 +65,92 @@ class TeachPendant:
         self.state.close()
 
 
+class _PanelScroll(QtWidgets.QScrollArea):
+    """A vertical scroll area that asks its dock for the height its panel wants.
+
+    A plain QScrollArea hints a fixed ~340 x 340, so the main window's dock layout gave
+    the Jog dock a sixth of the right column under the pose readout (only the -X/+X row
+    in sight at 1600 x 1000). A saved window layout still wins over this hint.
+    """
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+        inner = self.widget().sizeHint() if self.widget() is not None else QtCore.QSize()
+        base = super().sizeHint()
+        extra = self.verticalScrollBar().sizeHint().width()
+        return QtCore.QSize(max(base.width(), inner.width() + extra),
+                            max(inner.height() + 2 * self.frameWidth(), 120))
+
+
 def _scroll(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
-    area = QtWidgets.QScrollArea()
+    area = _PanelScroll()
     area.setWidgetResizable(True)
     area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
     # panels follow the dock's width (no sideways scrolling), scroll only vertically
     area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setWidget(widget)
     return area
+
+
+def _layout_restored(window) -> bool:
+    """True when the window restored a saved dock layout (which then must not be undone)."""
+    if not getattr(window, "_restore_layout", False):
+        return False
+    q = getattr(getattr(window, "settings", None), "q", None)
+    state = q.value("window/state") if q is not None else None
+    return isinstance(state, QtCore.QByteArray) and not state.isEmpty()
+
+
+class _FirstShow(QtCore.QObject):
+    """Calls ``fn`` once, on the next turn of the event loop after ``window`` is first shown."""
+
+    def __init__(self, window, fn):
+        super().__init__(window)
+        self._fn = fn
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.Show:
+            obj.removeEventFilter(self)
+            QtCore.QTimer.singleShot(0, self._fn)
+        return False
+
+
+def _balance_on_first_show(window, pairs) -> None:
+    """Give each readout dock (pose, joints) the height it asks for and the pendant dock
+    under it the rest, once the window has its real size.
+
+    Before the window is shown its dock area is small; the docks then grow in proportion,
+    which left the Jog dock a sixth of the right column (only its -X/+X row in sight at
+    1600 x 1000) while the pose readout stood half empty. A restored layout is kept.
+    """
+    vertical = QtCore.Qt.Orientation.Vertical
+    targets = {}
+
+    def balance():
+        if _layout_restored(window):
+            return
+        for upper, lower in pairs:
+            if upper is None or upper.isFloating() or lower.isFloating():
+                continue
+            total = upper.height() + lower.height()
+            want = upper.sizeHint().height()  # the dock's hint has its title bar
+            want = max(min(want, total // 2), total - lower.sizeHint().height())
+            targets[lower] = (want, total - want)
+            window.resizeDocks([upper, lower], [want, total - want], vertical)
+        QtCore.QTimer.singleShot(0, correct)
+
+    def correct():
+        # resizeDocks also shares out the tab bar under a tabbed dock: once the layout
+        # has run, ask again less what it got wrong (the upper's minimum may still win)
+        for upper, lower in pairs:
+            if lower not in targets:
+                continue
+            a, b = targets[lower]
+            err = b - lower.height()
+            if abs(err) > 1:
+                window.resizeDocks([upper, lower], [a - err, b + err], vertical)
+
+    window._teach_first_show = _FirstShow(window, balance)
 
 
 def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_path=None,
@@ -123,6 +201,7 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
     if joints is not None:
         window.splitDockWidget(joints, docks["program"], QtCore.Qt.Orientation.Vertical)
     docks["jog"].raise_()
+    _balance_on_first_show(window, [(pose, docks["jog"]), (joints, docks["program"])])
 
     ghosts = trail = None
     if view is not None:

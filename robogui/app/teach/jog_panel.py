@@ -62,6 +62,8 @@ class JogPanel(QtWidgets.QWidget):
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
 
         layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)  # compact: it shares a column with the pose
+        layout.setSpacing(5)
         # frame
         frame_row = QtWidgets.QHBoxLayout()
         frame_row.addWidget(QtWidgets.QLabel("Frame"))
@@ -99,15 +101,18 @@ class JogPanel(QtWidgets.QWidget):
         self.mode_buttons[1].setChecked(True)
         layout.addWidget(mode_box)
 
-        # the twelve jog buttons
+        # the twelve jog buttons: translations on the left, rotations on the right, one
+        # row per axis (3 rows, so the pendant fits under the pose readout)
         grid = QtWidgets.QGridLayout()
         grid.setHorizontalSpacing(4)
         grid.setVerticalSpacing(3)
+        grid.setColumnMinimumWidth(2, 6)
         self.buttons: dict[tuple[str, int], QtWidgets.QPushButton] = {}
         keys = {v: QtGui.QKeySequence(k).toString() for k, v in JOG_KEYS.items()}
-        for row, axis in enumerate(AXIS_NAMES):
-            color = style.AXIS_COLORS[row % 3]
-            for col, direction in ((0, -1), (1, 1)):
+        for k, axis in enumerate(AXIS_NAMES):
+            row, first = k % 3, 0 if k < 3 else 3
+            color = style.AXIS_COLORS[row]
+            for col, direction in ((first, -1), (first + 1, 1)):
                 sign = "+" if direction > 0 else "\u2212"
                 b = QtWidgets.QPushButton(f"{sign}{AXIS_NAMES[axis]}")
                 b.setMinimumHeight(28)
