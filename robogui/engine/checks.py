@@ -123,22 +123,37 @@ def as_joint_array(value, n: int, name: str = "q") -> tuple[np.ndarray, bool]:
     raise ValueError(f"{name} must have shape {want}, got shape {arr.shape}")
 
 
-def check_rotation(R: np.ndarray, name: str = "R", tol: float = 1e-6) -> None:
-    """Raise ValueError unless every (..., 3, 3) matrix is orthonormal with det +1."""
-    err = np.abs(np.einsum("...ji,...jk->...ik", R, R) - np.eye(3)).max(initial=0.0)
-    if err > tol:
-        raise ValueError(f"{name} is not a rotation: R^T R differs from I by {err:.3g}")
+def _where(bad: np.ndarray, name: str) -> str:
+    """``name`` or, for a stack, ``name[k]`` of the first failing matrix."""
+    if bad.ndim == 0:
+        return name
+    k = np.unravel_index(int(np.argmax(bad)), bad.shape)
+    return f"{name}[{', '.join(str(int(i)) for i in k)}]"
+
+
+def check_rotation(R: np.ndarray, name: str = "R", tol: float = 1e-6, part: str = "") -> None:
+    """Raise ValueError unless every (..., 3, 3) matrix is orthonormal with det +1.
+
+    For a stack the message names the index of the first failing matrix.
+    """
+    err = np.abs(np.einsum("...ji,...jk->...ik", R, R) - np.eye(3)).max(axis=(-2, -1))
+    if np.any(err > tol):
+        bad = err > tol
+        raise ValueError(f"{_where(bad, name)}{part} is not a rotation: R^T R differs from I "
+                         f"by {err[bad].flat[0] if bad.ndim else err:.3g}")
     det = np.linalg.det(R)
     if np.any(det < 0):
-        raise ValueError(f"{name} is not a rotation: determinant is {det.min():.3g}, not +1")
+        raise ValueError(f"{_where(det < 0, name)}{part} is not a rotation: determinant is "
+                         f"{det[det < 0].flat[0] if det.ndim else det:.3g}, not +1")
 
 
 def check_homogeneous(T: np.ndarray, name: str = "T", tol: float = 1e-6) -> None:
     """Raise ValueError unless every (..., 4, 4) matrix is a rigid-body transform."""
-    bottom = T[..., 3, :] - np.array([0.0, 0.0, 0.0, 1.0])
-    if np.abs(bottom).max(initial=0.0) > tol:
-        raise ValueError(f"{name} is not homogeneous: its bottom row is not [0 0 0 1]")
-    check_rotation(T[..., :3, :3], f"{name} (rotation part)", tol)
+    bottom = np.abs(T[..., 3, :] - np.array([0.0, 0.0, 0.0, 1.0])).max(axis=-1)
+    if np.any(bottom > tol):
+        raise ValueError(f"{_where(bottom > tol, name)} is not homogeneous: its bottom row "
+                         "is not [0 0 0 1]")
+    check_rotation(T[..., :3, :3], name, tol, part=" (rotation part)")
 
 
 def as_transform(value, name: str = "T", tol: float = 1e-6, stack: bool = True) -> np.ndarray:

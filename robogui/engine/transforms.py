@@ -380,10 +380,14 @@ def oa2r(o, a) -> np.ndarray:
     """
     o = _vectors(o, 3, "o")
     a = _vectors(a, 3, "a")
+    lo = np.linalg.norm(o, axis=-1, keepdims=True)
+    la = np.linalg.norm(a, axis=-1, keepdims=True)
+    if np.any(lo == 0) or np.any(la == 0):
+        raise ValueError("o and a must be non-zero and not parallel")
+    # unit vectors first: tiny or huge inputs would under- or overflow in the products
+    o, a = o / lo, a / la
     n = np.cross(o, a)
-    # |o x a| = |o||a| sin(angle): compare with the lengths so the test is scale free
-    scale = np.linalg.norm(o, axis=-1) * np.linalg.norm(a, axis=-1)
-    if np.any((scale == 0) | (np.linalg.norm(n, axis=-1) <= 1e-12 * scale)):
+    if np.any(np.linalg.norm(n, axis=-1) <= 1e-12):
         raise ValueError("o and a must be non-zero and not parallel")
     return _unit_columns(n, np.cross(a, n), np.broadcast_to(a, n.shape))
 

@@ -223,12 +223,20 @@ def test_bad_input(puma):
         ikine560(puma, bad)
     bad = T.copy()
     bad[:3, :3] += 1e-5  # beyond the 1e-6 tolerance
-    with pytest.raises(ValueError, match=r"not a rotation: R\^T R differs from I by 2e-05"):
+    with pytest.raises(ValueError, match=r"^T\[1\] \(rotation part\) is not a rotation: "
+                       r"R\^T R differs from I by 2e-05"):
         ikine(puma, np.stack([T, bad]))
     bad = T.copy()
     bad[3, 0] = 1.0
-    with pytest.raises(ValueError, match="bottom row"):
+    with pytest.raises(ValueError, match=r"^T is not homogeneous: its bottom row"):
         ikine(puma, bad)
+    with pytest.raises(ValueError, match=r"^T\[2\] is not homogeneous"):
+        ikine(puma, np.stack([T, T, bad, bad]))  # a stack names its first bad pose
+    reflected = T.copy()
+    reflected[:3, 0] *= -1
+    with pytest.raises(ValueError, match=r"^T\[3\] \(rotation part\) is not a rotation: "
+                       r"determinant is -1"):
+        ikine(puma, np.stack([T, T, T, reflected]))
     with pytest.raises(ValueError, match="non-finite"):
         ikine(puma, np.full((4, 4), np.nan))
     with pytest.raises(ValueError, match="q0 must have shape"):

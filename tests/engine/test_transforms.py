@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 import spatialmath.base as smb
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -562,6 +562,7 @@ def test_docs_map_every_r6_transform_name():
 @settings(max_examples=60, deadline=None)
 @given(st.floats(-100, 100), arrays(np.float64, 3, elements=st.floats(-5, 5)),
        arrays(np.float64, 3, elements=st.floats(-5, 5)))
+@example(0.0, np.array([0.0, 1.0, 1.0]), np.full(3, 1.18e-150))  # o x a once underflowed
 def test_constructed_rotations_are_orthonormal_property(theta, o, a):
     for R in (rotx(theta), roty(theta), rotz(theta), t2r(trotx(theta) @ troty(theta))):
         assert_rotation(R)
