@@ -230,6 +230,32 @@ def test_target_shows_a_ghost_and_all_eight_puma_branches(qtbot, pendant, sessio
     assert state.ghosts == [] and pendant.ghosts.visible_count == 0
 
 
+def test_selected_ghost_shows_over_candidates_that_share_its_links(qtbot, pendant, session,
+                                                                  window):
+    """A faint candidate with the same arm (another wrist) listed before the selected ghost
+    must not hide it: the selected ghost is drawn first of the ghosts."""
+    from robogui.session.teach import Ghost
+
+    state, view = pendant.state, window.view
+    q = session.robot.pose("qr")
+    q_other = q.copy()
+    q_other[3] += 0.5  # same shoulder, upper arm and forearm; another wrist
+    state.set_ghosts([Ghost(q, "selected")])
+    qtbot.wait(50)
+    alone = view.grab_array().astype(int)
+    state.set_ghosts([Ghost(q_other, "invalid"), Ghost(q, "candidate"), Ghost(q, "selected")])
+    qtbot.wait(50)
+    crowd = view.grab_array().astype(int)
+    state.set_ghosts([])
+    qtbot.wait(50)
+    bare = view.grab_array().astype(int)
+    ghost_px = np.any(np.abs(alone - bare) > 12, axis=2)
+    assert ghost_px.mean() > 0.005  # the selected ghost covers part of the view
+    # where the selected ghost is, the crowd looks (nearly) the same as it alone
+    same = np.all(np.abs(crowd - alone) <= 12, axis=2)
+    assert same[ghost_px].mean() > 0.9
+
+
 def test_unreachable_target_says_so_and_nothing_moves(qtbot, pendant, session):
     tp = pendant.target
     q0 = session.q.copy()

@@ -30,6 +30,7 @@ GHOST_COLORS = {
     "invalid": ("#ff5a4f", 0.08),
 }
 TRAIL_COLOR = "#f2c14e"
+_GHOST_DEPTH = 10  # drawn after the opaque robot (0) and the trail (5)
 
 
 class GhostLayer:
@@ -55,7 +56,7 @@ class GhostLayer:
             item = gl.GLMeshItem(meshdata=part.item.opts["meshdata"], color=(1, 1, 1, 0.2),
                                  smooth=True, shader=self.view.lit_shader,
                                  glOptions="translucent")
-            item.setDepthValue(10)  # after the opaque robot, so it shows through
+            item.setDepthValue(_GHOST_DEPTH)  # after the opaque robot, so it shows through
             item.setVisible(False)
             self.view.addItem(item)
             items.append((item, part))
@@ -87,12 +88,18 @@ class GhostLayer:
                 for item, _ in items:
                     item.setVisible(False)
                 continue
-            color, alpha = GHOST_COLORS[ghosts[k].role]
+            role = ghosts[k].role
+            color, alpha = GHOST_COLORS[role]
             rgba = style.rgba(color, alpha)
+            # the selected ghost is drawn first of the ghosts: a faint candidate that shares
+            # its links (e.g. "run" and "ruf" differ in the wrist only) drawn before it
+            # would win the depth test and hide it
+            depth = _GHOST_DEPTH if role == "selected" else _GHOST_DEPTH + 1
             M = self.view.part_transforms(F[k], [part for _, part in items])
             for (item, _), Mk in zip(items, M, strict=True):
                 item.setTransform(self.view.qmatrix(Mk))
                 item.setColor(rgba)
+                item.setDepthValue(depth)
                 item.setVisible(True)
         if ghosts and self.view.auto_fit:  # the camera was never moved: show them all
             self.view.fit_to_robot()
