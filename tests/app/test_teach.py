@@ -429,6 +429,7 @@ def test_recovery_not_offered_after_an_explicit_save(qtbot, session, settings, t
 
 _CHILD = textwrap.dedent("""
     import sys
+    import time
     from pathlib import Path
     from PySide6 import QtCore
     from robogui.app.main_window import MainWindow, create_app
@@ -443,6 +444,8 @@ _CHILD = textwrap.dedent("""
     p = win.teach
     win.show()
 
+    log = open(sys.argv[3], "a", buffering=1)
+
     def teach():
         for pose in ("qz", "qr", "qn"):
             session.go_to_pose(pose)
@@ -452,8 +455,15 @@ _CHILD = textwrap.dedent("""
     def report():
         if p.state.autosaver.saves and not p.state.autosaver.dirty:
             print("autosaved", flush=True)
+            QtCore.QTimer.singleShot(0, keep_editing)
         else:
             QtCore.QTimer.singleShot(100, report)
+
+    def keep_editing():  # the user goes on editing (a comment every 0.1 s) until killed
+        stamp = time.time()
+        p.state.edit("set_waypoint_comment", "P3", repr(stamp))
+        log.write(f"{stamp!r}\\n")
+        QtCore.QTimer.singleShot(100, keep_editing)
 
     QtCore.QTimer.singleShot(0, teach)
     QtCore.QTimer.singleShot(50, report)
@@ -462,27 +472,43 @@ _CHILD = textwrap.dedent("""
 
 
 def test_crash_recovery_after_kill_9(qtbot, session, settings, tmp_path, errors):
-    """A real app process teaches a program and is killed with SIGKILL; the next start
-    offers the program back (autosave every 3 s from a 1 s timer: at most ~4 s lost)."""
+    """A real app process teaches a program, goes on editing, and is killed with SIGKILL;
+    the next start offers the program back, with at most 5 s of edits lost (autosave
+    every 3 s from the app's 1 s timer: about 4 s at worst)."""
     auto = tmp_path / "crash" / "autosave.prog"
     script = tmp_path / "child.py"
     script.write_text(_CHILD)
+    edits = tmp_path / "edits.log"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, str(script), str(auto), str(tmp_path / "s.ini")],
+    proc = subprocess.Popen([sys.executable, str(script), str(auto), str(tmp_path / "s.ini"),
+                             str(edits)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         t0 = time.monotonic()
         line = proc.stdout.readline()  # blocks until the child has autosaved
         assert line.strip() == "autosaved", proc.stderr.read() if proc.poll() else line
         assert time.monotonic() - t0 < 30
+        # let it edit for 6.5 s of its own time (two autosave periods and more), then kill
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            stamps = edits.read_text().split() if edits.exists() else []
+            if len(stamps) > 2 and float(stamps[-1]) - float(stamps[0]) > 6.5:
+                break
+            time.sleep(0.05)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     assert proc.returncode == -signal.SIGKILL
+    stamps = [float(x) for x in edits.read_text().split()]
+    assert len(stamps) > 30 and stamps[-1] - stamps[0] > 6.5
     win = new_window(qtbot, session, settings, errors, autosave_path=auto)
     p = win.teach
     assert p.recovery_offered
     click(qtbot, p.program.restore_button)
     assert p.state.program.names == ["P1", "ready", "P3"]
     np.testing.assert_allclose(p.state.program.waypoint("ready").q, session.robot.pose("qr"))
+    last_saved = float(p.state.program.waypoint("P3").comment)  # the last edit autosaved
+    assert last_saved in stamps
+    lost = stamps[-1] - last_saved
+    assert 0.0 <= lost <= 5.0, f"lost {lost:.2f} s of edits"
     win.close()
