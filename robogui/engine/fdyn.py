@@ -84,7 +84,7 @@ class _Model:
             raise ValueError(f"the torque function returned a bad value at t = {t:.6g}: "
                              f"{exc}") from None
 
-    def qdd(self, t: float, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
+    def qdd(self, t: float, q: np.ndarray, qd: np.ndarray, coulomb: bool = True) -> np.ndarray:
         dyn, n = self.dyn, self.n
         ql, qdl = q.tolist(), qd.tolist()
         vals = dyn.run_floats("inertia", ql)
@@ -93,7 +93,10 @@ class _Model:
         M[self.cols, self.rows] = vals
         M[self.diag, self.diag] += dyn.armature
         bias = np.array(dyn.run_floats("bias", ql, qdl, None, self.g_base))
-        bias -= np.array(dyn.friction_floats(qdl))
+        if coulomb:
+            bias -= np.array(dyn.friction_floats(qdl))
+        elif dyn.has_viscous:
+            bias += dyn.BG2 * qd
         return np.linalg.solve(M, self.tau(t, q, qd) - bias)
 
     def rhs(self, t: float, y: np.ndarray) -> np.ndarray:
@@ -102,6 +105,27 @@ class _Model:
         if not np.all(np.isfinite(y)):
             raise FloatingPointError(f"the state became non-finite at t = {t:.6g}")
         return np.concatenate([qd, self.qdd(t, q, qd)])
+
+    def smooth_jac(self, t: float, y: np.ndarray) -> np.ndarray:
+        """Jacobian of :meth:`rhs` without the Coulomb term, by forward differences.
+
+        Given to the implicit solvers when the robot has Coulomb friction: their own
+        finite-difference Jacobian, taken across the friction jump at ``qd = 0``, has
+        huge entries that make the Newton iteration stop at once and accept a wrong step
+        (a Puma falling with its initial acceleration for a whole second). With the
+        Jacobian of the smooth part, a step across the jump either converges to a proper
+        solution or is shortened, and a stuck joint shows as a stall.
+        """
+        n = self.n
+        f0 = np.concatenate([y[n:], self.qdd(t, y[:n], y[n:], coulomb=False)])
+        J = np.empty((2 * n, 2 * n))
+        h = 1.5e-8 * np.maximum(1.0, np.abs(y))
+        for j in range(2 * n):
+            yj = y.copy()
+            yj[j] += h[j]
+            fj = np.concatenate([yj[n:], self.qdd(t, yj[:n], yj[n:], coulomb=False)])
+            J[:, j] = (fj - f0) / h[j]
+        return J
 
 
 def _time_span(T) -> tuple[float, float]:
@@ -147,8 +171,8 @@ def fdyn(robot, T, q0, qd0=None, torque: Callable | None = None, *, t_eval=None,
     zero). ``torque(t, q, qd) -> (n,)`` gives the actuator torques (e.g. a PD controller,
     as the r6 ``fdyn`` example); None applies zero torque. Output samples at ``t_eval``
     (times) or every ``dt`` seconds, else at the solver's own steps (as r6 with ode45).
-    ``method``: any scipy ``solve_ivp`` method ("RK45", "DOP853", "Radau", "BDF", "LSODA",
-    "RK23"), with ``rtol``, ``atol``, ``max_step``.
+    The integration is scipy's ``solve_ivp`` with ``method`` one of "RK45", "DOP853",
+    "Radau", "BDF", "LSODA", "RK23", and ``rtol``, ``atol``, ``max_step``.
 
     ``progress(fraction)`` is called after solver steps (fraction of the time span, at most
     every 1 %, and 1.0 at the end); ``cancel()`` is polled after every step and, when it
@@ -157,9 +181,12 @@ def fdyn(robot, T, q0, qd0=None, torque: Callable | None = None, *, t_eval=None,
 
     Coulomb friction makes the right-hand side discontinuous at ``qd = 0``; when the
     steps collapse there (or ``max_steps`` is exceeded) :class:`FdynStiffError` is raised
-    suggesting ``robot.nofriction()``, as the r6 manual cautions.
+    suggesting ``robot.nofriction()``, as the r6 manual cautions. The implicit methods
+    then get the Jacobian of the friction-free part of the equations (see
+    ``_Model.smooth_jac``): their own, estimated across the jump, can make them accept
+    steps that are far off.
     """
-    from scipy.integrate import BDF, DOP853, LSODA, RK23, RK45, Radau
+    from scipy.integrate import BDF, DOP853, LSODA, RK23, RK45, Radau, solve_ivp
 
     from .trajectory import Trajectory
 
@@ -175,65 +202,120 @@ def fdyn(robot, T, q0, qd0=None, torque: Callable | None = None, *, t_eval=None,
     if torque is not None and not callable(torque):
         raise ValueError("torque must be a function torque(t, q, qd) -> (n,) or None")
     model = _Model(robot, torque, gravity, n)
-    solver = solvers[method](model.rhs, t0, np.concatenate([q0, qd0]), t1, rtol=rtol,
-                             atol=atol, max_step=max_step)
-    span = t1 - t0
-    has_coulomb = model.dyn.has_coulomb
-    ts, ys = [t0], [np.concatenate([q0, qd0])]
-    if te is not None:
-        ts, ys, k = [], [], 0
-        while k < te.size and te[k] <= t0:
-            ts.append(te[k])
-            ys.append(np.concatenate([q0, qd0]))
-            k += 1
+    y0 = np.concatenate([q0, qd0])
+    watch = _Watch(robot, model, t0, t1, y0, te, rtol, atol, progress, cancel, max_steps)
 
-    def trajectory():
-        Y = np.array(ys) if ys else np.empty((0, 2 * n))
-        tt = np.array(ts)
+    def trajectory(tt, Y):
         if tt.size == 0:  # nothing reached yet: the initial state
-            tt, Y = np.array([t0]), np.concatenate([q0, qd0])[None]
+            tt, Y = np.array([t0]), y0[None]
         qdd = _accelerations(model, robot, tt, Y, gravity)
         return Trajectory(tt, Y[:, :n], Y[:, n:], qdd, name=name)
 
-    window = 1000
-    recent = [t0] * window  # times of the last `window` steps, for the stall detector
-    last_report, steps = -1.0, 0
-    while solver.status == "running":
-        t_prev = solver.t
-        try:
-            message = solver.step()
-        except FloatingPointError as exc:
-            raise _stall(robot, has_coulomb, str(exc), trajectory()) from None
+    options = {}
+    if model.dyn.has_coulomb and method in ("Radau", "BDF", "LSODA"):
+        options["jac"] = model.smooth_jac
+    try:
+        sol = solve_ivp(model.rhs, (t0, t1), y0, method=_hooked(solvers[method]), t_eval=te,
+                        rtol=rtol, atol=atol, max_step=max_step, after_step=watch.after_step,
+                        **options)
+    except _Stop as stop:
+        tt, Y = watch.partial()
+        if stop.cancelled:
+            raise FdynCancelled(trajectory(tt, Y)) from None
+        raise _stall(robot, model.dyn.has_coulomb, stop.what, trajectory(tt, Y)) from None
+    except FloatingPointError as exc:
+        raise _stall(robot, model.dyn.has_coulomb, str(exc), trajectory(*watch.partial())) \
+            from None
+    if sol.status != 0:
+        raise _stall(robot, model.dyn.has_coulomb, f"the solver failed at t = "
+                     f"{sol.t[-1] if sol.t.size else t0:.6g} s ({sol.message})",
+                     trajectory(*watch.partial()))
+    return trajectory(np.asarray(sol.t, dtype=float), np.asarray(sol.y, dtype=float).T)
+
+
+class _Stop(Exception):  # noqa: N818 - internal signal out of solve_ivp
+    def __init__(self, what: str = "", cancelled: bool = False):
+        super().__init__(what)
+        self.what, self.cancelled = what, cancelled
+
+
+def _hooked(base):
+    """A subclass of scipy solver ``base`` that calls ``after_step(solver, t_prev)`` after
+    every step; ``solve_ivp`` accepts such a class as its method."""
+
+    class Hooked(base):
+        def __init__(self, fun, t0, y0, t_bound, *, after_step, **options):
+            super().__init__(fun, t0, y0, t_bound, **options)
+            self._after_step = after_step
+
+        def step(self):
+            t_prev = self.t
+            message = super().step()
+            self._after_step(self, t_prev, message)
+            return message
+
+    Hooked.__name__ = Hooked.__qualname__ = base.__name__
+    return Hooked
+
+
+class _Watch:
+    """Per-step bookkeeping for :func:`fdyn`: the samples so far (for a partial result),
+    progress and cancel hooks and the stall detector."""
+
+    WINDOW = 1000  # steps over which the stall detector measures the pace
+
+    def __init__(self, robot, model, t0, t1, y0, te, rtol, atol, progress, cancel,
+                 max_steps):
+        self.model, self.t0, self.t1, self.te = model, t0, t1, te
+        self.rtol, self.atol = rtol, atol
+        self.progress, self.cancel, self.max_steps = progress, cancel, max_steps
+        self.ts, self.ys = [t0], [y0]
+        if te is not None:
+            self.ts, self.ys = [], []
+            for tk in te[te <= t0]:
+                self.ts.append(tk)
+                self.ys.append(y0)
+        self.recent = [t0] * self.WINDOW
+        self.steps = 0
+        self.last_report = -1.0
+        self.width = y0.size
+
+    def partial(self) -> tuple[np.ndarray, np.ndarray]:
+        Y = np.array(self.ys) if self.ys else np.empty((0, self.width))
+        return np.array(self.ts, dtype=float), Y
+
+    def after_step(self, solver, t_prev: float, message) -> None:
         if solver.status == "failed":
-            raise _stall(robot, has_coulomb, f"the solver failed at t = {solver.t:.6g} s "
-                         f"({message})", trajectory())
-        recent[steps % window] = solver.t
-        steps += 1
-        if te is None:
-            ts.append(solver.t)
-            ys.append(solver.y.copy())
+            raise _Stop(f"the solver failed at t = {solver.t:.6g} s ({message})")
+        t, y = solver.t, solver.y
+        self.recent[self.steps % self.WINDOW] = t
+        self.steps += 1
+        if self.te is None:
+            self.ts.append(t)
+            self.ys.append(y.copy())
         else:
-            hit = (te > t_prev) & (te <= solver.t)
+            hit = (self.te > t_prev) & (self.te <= t)
             if np.any(hit):
                 sol = solver.dense_output()
-                for tk in te[hit]:
-                    ts.append(tk)
-                    ys.append(sol(tk))
-        fraction = (solver.t - t0) / span
-        if progress is not None and (fraction - last_report >= 0.01 or fraction >= 1.0):
-            progress(min(fraction, 1.0))
-            last_report = fraction
-        if cancel is not None and solver.status == "running" and cancel():
-            raise FdynCancelled(trajectory())
+                for tk in self.te[hit]:
+                    self.ts.append(tk)
+                    self.ys.append(sol(tk))
+        span = self.t1 - self.t0
+        fraction = (t - self.t0) / span
+        if self.progress is not None and (fraction - self.last_report >= 0.01
+                                          or fraction >= 1.0):
+            self.progress(min(fraction, 1.0))
+            self.last_report = fraction
+        if self.cancel is not None and solver.status == "running" and self.cancel():
+            raise _Stop(cancelled=True)
         # stalled: at the recent pace, the span would take more than max_steps steps
-        advance = solver.t - recent[steps % window]
-        stalled = steps >= window and advance * max_steps < (window - 1) * (t1 - solver.t)
-        if steps > max_steps or stalled:
-            why = (f"{steps} steps" if steps > max_steps else
+        window, steps = self.WINDOW, self.steps
+        advance = t - self.recent[steps % window]
+        stalled = steps >= window and advance * self.max_steps < (window - 1) * (self.t1 - t)
+        if steps > self.max_steps or stalled:
+            why = (f"{steps} steps" if steps > self.max_steps else
                    f"the last {window} steps averaged {advance / (window - 1):.2g} s")
-            raise _stall(robot, has_coulomb, f"integration stalled at t = {solver.t:.6g} s "
-                         f"({why})", trajectory())
-    return trajectory()
+            raise _Stop(f"integration stalled at t = {t:.6g} s ({why})")
 
 
 def _stall(robot, has_coulomb: bool, what: str, partial) -> FdynStiffError:

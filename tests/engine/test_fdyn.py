@@ -138,3 +138,70 @@ def test_bad_input(puma):
     limp = Robot([Link(a=1.0, m=1.0), Link(a=1.0)], name="limp")
     with pytest.raises(ValueError, match="singular"):
         accel(limp, [0, 0], [0, 0], [0, 0])
+
+
+def test_fdyn_is_solve_ivp(puma):
+    """fdyn drives scipy's solve_ivp: same samples as calling it on accel directly."""
+    from scipy.integrate import solve_ivp
+
+    robot = puma.nofriction()
+    q0, qd0 = robot.pose("qn"), np.array([0.3, 0, -0.2, 0, 0.5, 0])
+    te = np.linspace(0, 0.5, 11)
+
+    def rhs(t, y):
+        return np.concatenate([y[6:], accel(robot, y[:6], y[6:], np.zeros(6))])
+
+    for method in ("RK45", "Radau"):
+        ref = solve_ivp(rhs, (0, 0.5), np.concatenate([q0, qd0]), method=method, t_eval=te,
+                        rtol=1e-6, atol=1e-8)
+        traj = fdyn(robot, 0.5, q0, qd0=qd0, t_eval=te, method=method)
+        np.testing.assert_allclose(traj.t, ref.t)
+        np.testing.assert_allclose(traj.q, ref.y[:6].T, atol=1e-9)
+        np.testing.assert_allclose(traj.qd, ref.y[6:].T, atol=1e-9)
+
+
+def pendulum_with_friction():
+    """A horizontal-axis pendulum whose Coulomb friction (1 N m at the joint) is weaker
+    than gravity (4.9 N m when horizontal): released horizontally, it swings."""
+    return Robot([Link(a=1.0, m=1.0, r=[-0.5, 0, 0], I=np.diag([0, 0.08, 0.08]), Jm=1e-4,
+                       G=50, B=1e-4, Tc=(0.02, -0.02))], name="pendulum",
+                 gravity=[0, -9.81, 0])
+
+
+@pytest.mark.parametrize("method", ["Radau", "BDF", "LSODA"])
+def test_implicit_methods_with_coulomb_friction_are_right(method):
+    """scipy's own Jacobian estimate, taken across the friction jump at qd = 0, made BDF
+    return constant-acceleration motion and Radau a pendulum that never moved; with the
+    Jacobian of the smooth part they agree with a tight explicit solution."""
+    robot = pendulum_with_friction()
+    te = np.linspace(0, 1.5, 16)
+    ref = fdyn(robot, 1.5, [0.0], method="DOP853", rtol=1e-11, atol=1e-12, t_eval=te)
+    assert ref.q[-1, 0] < -2 and ref.qd[-1, 0] > 0.5  # it swung down, through and back
+    traj = fdyn(robot, 1.5, [0.0], method=method, t_eval=te)  # rtol 1e-6, atol 1e-8
+    np.testing.assert_allclose(traj.q, ref.q, atol=1e-4)
+    np.testing.assert_allclose(traj.qd, ref.qd, atol=1e-3)
+
+
+@pytest.mark.parametrize("method", ["Radau", "BDF", "LSODA"])
+def test_implicit_methods_stall_on_sticking_joints(puma, method):
+    """Puma at qn: joints 1, 4 and 6 stick in Coulomb friction. The implicit solvers must
+    not return a motion (BDF used to return the t = 0 acceleration for a whole second)."""
+    with pytest.raises(FdynStiffError, match=r"nofriction\(\)"):
+        fdyn(puma, 1.0, puma.pose("qn"), method=method)
+
+
+@pytest.mark.parametrize("name", ["puma_akb", "stanford"])
+def test_energy_conserved_modified_and_prismatic(name, request):
+    """The energy check on a modified-D-H arm and on one with a prismatic joint."""
+    robot = request.getfixturevalue(name).nofriction(coulomb=True, viscous=True)
+    q0 = np.array([0.2, -0.5, 0.6, 0.3, -0.4, 0.1])
+    traj = fdyn(robot, 2.0, q0, qd0=[0.5, -0.3, 0.2, 1.0, 0, -1.0], method="DOP853",
+                rtol=1e-10, atol=1e-12, dt=0.05)
+    E = energy(robot, traj)
+    assert np.abs(E - E[0]).max() / np.abs(E).max() < 1e-6
+    assert np.ptp(traj.q, axis=0).max() > 0.1
+
+
+def test_accel_empty_batch(puma):
+    e = np.zeros((0, 6))
+    assert accel(puma, e, e, e).shape == (0, 6)
