@@ -203,7 +203,7 @@ def fdyn(robot, T, q0, qd0=None, torque: Callable | None = None, *, t_eval=None,
         raise ValueError("torque must be a function torque(t, q, qd) -> (n,) or None")
     model = _Model(robot, torque, gravity, n)
     y0 = np.concatenate([q0, qd0])
-    watch = _Watch(robot, model, t0, t1, y0, te, rtol, atol, progress, cancel, max_steps)
+    watch = _Watch(model, t0, t1, y0, te, progress, cancel, max_steps)
 
     def trajectory(tt, Y):
         if tt.size == 0:  # nothing reached yet: the initial state
@@ -264,10 +264,8 @@ class _Watch:
 
     WINDOW = 1000  # steps over which the stall detector measures the pace
 
-    def __init__(self, robot, model, t0, t1, y0, te, rtol, atol, progress, cancel,
-                 max_steps):
+    def __init__(self, model, t0, t1, y0, te, progress, cancel, max_steps):
         self.model, self.t0, self.t1, self.te = model, t0, t1, te
-        self.rtol, self.atol = rtol, atol
         self.progress, self.cancel, self.max_steps = progress, cancel, max_steps
         self.ts, self.ys = [t0], [y0]
         if te is not None:
