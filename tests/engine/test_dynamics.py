@@ -395,3 +395,42 @@ def test_empty_batch_gives_empty_results(puma):
     assert D.rne(puma, e, e, e, fext=np.ones(6), gravity=[0, 0, 1]).shape == (0, 6)
     comp = D.torque_components(puma, e, e, e)
     assert all(part.shape == (0, 6) for part in comp.as_dict().values())
+
+
+def test_puma560_values_published_by_matlab_toolbox(puma):
+    """Numbers printed in the Robotics Toolbox for MATLAB's own unit tests
+    (TestRobotToolboxSerialLink.m, mdl_puma560: d1 = 0, friction on, 4 decimals) at
+    qn = [0 pi/4 -pi 1 pi/4 0]. Its Coriolis matrix is another (non-unique) choice of
+    C: only C qd is compared. Asada's measure there is the translational one."""
+    from robogui.engine.manipulability import manipulability
+
+    qn = np.array([0, math.pi / 4, -math.pi, 1, math.pi / 4, 0])
+    qn2 = np.array([0, math.pi / 2, -math.pi, 1, math.pi / 2, 0])
+    qz = np.array([0, 1.0, 0, 0, 2, 0])
+    ok = lambda a, b: np.testing.assert_allclose(a, b, atol=1e-4)
+    ok(D.rne(puma, qn, qz, qz), [-0.9748, 59.1306, 5.9889, -0.0108, 1.8872, 0.0001])
+    ok(D.gravload(puma, np.array([qn, qn2])), [[0, 31.6334, 6.0286, -0.0119, 0.0218, 0],
+                                               [0, 7.7198, 8.7439, -0.0238, 0, 0]])
+    ok(D.itorque(puma, qn, 0.5 * np.ones(6)), [1.6763, 2.1799, 0.6947, 0.0944, 0.0861, 0.0971])
+    ok(D.inertia(puma, qn), [[3.6591, -0.4042, 0.1013, -0.0021, -0.0015, 0],
+                             [-0.4042, 4.4128, 0.3504, -0.0008, 0.0017, 0],
+                             [0.1013, 0.3504, 0.9377, -0.0008, 0.0008, 0],
+                             [-0.0021, -0.0008, -0.0008, 0.1925, 0, 0],
+                             [-0.0015, 0.0017, 0.0008, 0, 0.1713, 0],
+                             [0, 0, 0, 0, 0, 0.1941]])
+    ok(D.cinertia(puma, qn), [[18.0741, -2.2763, -8.8446, -0.0283, 0.7541, -0.4015],
+                              [-2.2763, 11.2461, 1.7238, -0.0750, 0.2214, -0.4733],
+                              [-8.8446, 1.7238, 14.1135, -0.0300, 0.7525, -0.4032],
+                              [-0.0283, -0.0750, -0.0300, 0.1377, -0.0171, 0.0492],
+                              [0.7541, 0.2214, 0.7525, -0.0171, 0.4612, -0.2461],
+                              [-0.4015, -0.4733, -0.4032, 0.0492, -0.2461, 0.3457]])
+    C_matlab = np.array([[0, -0.9116, 0.2167, 0.0016, -0.0019, 0],
+                         [0.3138, 0, 0.5786, -0.0024, -0.0016, 0],
+                         [-0.1805, -0.1929, 0, -0.0006, -0.0025, 0],
+                         [0.0003, 0.0009, 0.0003, 0, 0.0007, 0],
+                         [0.0001, 0.0001, 0.0008, -0.0006, 0, 0],
+                         [0, 0, 0, 0, 0, 0]])
+    qd = 0.5 * np.ones(6)
+    np.testing.assert_allclose(D.coriolis(puma, qn, qd) @ qd, C_matlab @ qd, atol=3e-4)
+    np.testing.assert_allclose(D.coriolis_torque(puma, qn, qd), C_matlab @ qd, atol=3e-4)
+    assert manipulability(puma, qn, "asada", "trans") == pytest.approx(0.2733, abs=1e-4)
