@@ -205,3 +205,29 @@ def test_energy_conserved_modified_and_prismatic(name, request):
 def test_accel_empty_batch(puma):
     e = np.zeros((0, 6))
     assert accel(puma, e, e, e).shape == (0, 6)
+
+
+def test_cancel_from_another_thread(puma):
+    """The GUI runs fdyn on a worker thread and cancels it from the main thread."""
+    import threading
+
+    robot = puma.nofriction()
+    started, stop = threading.Event(), threading.Event()
+    result = {}
+
+    def work():
+        try:
+            fdyn(robot, 50.0, robot.pose("qn"), max_step=1e-3, max_steps=10**6,
+                 progress=lambda f: started.set(), cancel=stop.is_set)
+        except FdynCancelled as exc:
+            result["partial"] = exc.partial
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    assert started.wait(30)
+    stop.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    part = result["partial"]
+    assert 0 < part.t[-1] < 50 and np.all(np.diff(part.t) > 0)
+    np.testing.assert_allclose(part.qdd, accel(robot, part.q, part.qd, 0 * part.q), atol=1e-9)
