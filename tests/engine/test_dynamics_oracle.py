@@ -158,6 +158,12 @@ def test_random_robots_against_rtb(spec):
     tau_g = D.rne(robot, q, qd, qdd, gravity=g)
     for k in range(2):
         close(tau_g[k], theirs.rne_python(q[k], qd[k], qdd[k], gravity=g))
+    # an end-effector wrench (these robots have no tool: RTB-Py applies fext in the last
+    # link frame and ignores the tool, robogui at the tool point, see jacobe)
+    F = rng.normal(size=(2, 6))
+    tau_f = D.rne(robot, q[:2], qd[:2], qdd[:2], fext=F)
+    for k in range(2):
+        close(tau_f[k], theirs.rne(q[k], qd[k], qdd[k], fext=F[k]))
 
 
 # -- Pinocchio -------------------------------------------------------------------------------
