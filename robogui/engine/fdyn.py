@@ -3,8 +3,8 @@
 ``accel`` solves ``M(q) qdd = tau - (C(q, qd) qd + G(q) - friction(qd))`` directly
 (r6 uses Walker and Orin's method 1, which builds M column by column with the RNE; a
 direct solve with the generated inertia program is the same equation, cheaper).
-``fdyn`` integrates it with scipy's explicit or implicit ODE solvers (the ones behind
-``solve_ivp``), stepping them itself so that a GUI thread can watch progress and cancel.
+``fdyn`` integrates it with scipy's ``solve_ivp``, whose solver class is subclassed to
+call back after every step, so that a GUI thread can watch progress and cancel.
 """
 
 from __future__ import annotations
