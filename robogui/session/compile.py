@@ -264,6 +264,21 @@ def compile_program(
                 jump_threshold,
             )
         i += 1
+    # blends that cannot happen are said, not silently dropped
+    ends = {seg.move_index: seg for seg in segments}
+    for j, move in enumerate(moves):
+        if move.blend <= 0:
+            continue
+        if move.kind == "linear":
+            why = "linear moves stop at their waypoint"
+        elif j + 1 == len(moves) or moves[j + 1].kind != "joint":
+            why = "no joint move follows to blend into"
+        else:
+            continue
+        seg = ends[j]
+        problems.append(Problem(seg.t_end, seg.i_end, j, "info",
+                                f"move {j + 1} ({move.kind} to {move.target}): its blend of "
+                                f"{move.blend:g} s is ignored: {why}", kind="blend"))
     traj = build.build(program.name)
     problems.sort(key=lambda p: (p.time, p.move_index if p.move_index is not None else -1))
     return CompiledProgram(traj, tuple(segments), tuple(problems), program, robot.key)

@@ -153,9 +153,9 @@ def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings
     qtbot.waitExposed(win)
     p = win.teach
     area = p.docks["jog"].widget()
-    qtbot.waitUntil(lambda: area.viewport().height() >= area.widget().sizeHint().height(),
-                    timeout=3000)
-    assert not area.verticalScrollBar().isVisible()
+    # the docks are balanced just after the first show; wait until the layout has settled
+    qtbot.waitUntil(lambda: (area.viewport().height() >= area.widget().sizeHint().height()
+                             and not area.verticalScrollBar().isVisible()), timeout=3000)
     for w in [*p.jog.buttons.values(), p.jog.speed_slider, *p.tool.boxes, p.tool.reset_button]:
         assert w.visibleRegion().boundingRect().size() == w.size(), w
     # the pose readout keeps what it needs above it
@@ -385,6 +385,45 @@ def test_preflight_problems_are_listed_and_clickable(qtbot, pendant, session):
     assert session.time == pytest.approx(problem.time)
     np.testing.assert_allclose(session.q, session.q_at(problem.time))
     assert not session.playing
+
+
+def test_check_results_are_in_sight_and_wrap(qtbot, session, settings, errors):
+    """A fresh window at 1600 x 1000: after Check the problems and the status line are in
+    sight (the panel once grew to ~940 px in its scroll area and hid them), problems wrap
+    instead of scrolling sideways; the move form shows what applies to the move."""
+    from robogui.app.main_window import MainWindow
+
+    win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
+    qtbot.addWidget(win)
+    win.resize(1600, 1000)
+    win.show()
+    qtbot.waitExposed(win)
+    p = win.teach
+    panel = p.program
+    for pose in ("qz", "qr", "qn", "qs"):
+        session.go_to_pose(pose)
+        click(qtbot, panel.record_button)
+    panel.select_waypoint("P2")
+    click(qtbot, [b for b in panel.findChildren(type(panel.record_button))
+                  if b.text() == "+ Linear"][0])
+    click(qtbot, panel.check_button)
+    qtbot.wait(100)
+    assert panel.problem_list.count() == len(p.state.problems) >= 2
+    area = p.docks["program"].widget()
+    qtbot.waitUntil(lambda: not area.verticalScrollBar().isVisible(), timeout=3000)
+    for w in (panel.problem_list, panel.status, panel.check_button):
+        assert w.visibleRegion().boundingRect().size() == w.size(), w
+    assert panel.status_text.startswith("Checked:")
+    assert not panel.problem_list.horizontalScrollBar().isVisible()
+    first = panel.problem_list.item(0)
+    assert first.text().startswith("t = 0.00 s  [warning]  move 2: near a wrist singularity")
+    line = panel.problem_list.fontMetrics().height()
+    assert panel.problem_list.visualItemRect(first).height() >= 2 * line  # wrapped
+    # the selected move is linear: no blend; default timing shows a dash, not a number
+    assert panel.state.program.moves[panel.selected_move()].kind == "linear"
+    assert not panel.blend_box.isEnabled()
+    assert panel.timing_value.text() == "\u2014"
+    win.close()
 
 
 def test_autosave_runs_from_the_timer(qtbot, pendant, session):

@@ -211,6 +211,20 @@ def test_blended_moves_use_mstraj(puma):
     np.testing.assert_allclose(tr.qd[[0, -1]], 0, atol=1e-9)
 
 
+def test_blends_that_cannot_happen_are_said(puma):
+    qa, qb, qc = near_qn(puma, [0] * 6, [0.3, -0.2, 0.2, 0.1, 0.2, 0.1], [0.5, 0, 0, 0, 0, 0])
+    prog = (Program(name="b").record(qa).record(qb, move_kind="linear", blend=0.2)
+            .record(qc, blend=0.3))
+    c = compile_program(prog, puma)
+    infos = [p for p in c.problems if p.kind == "blend"]
+    assert [(p.move_index, p.severity) for p in infos] == [(1, "info"), (2, "info")]
+    assert "move 2 (linear to P2): its blend of 0.2 s is ignored: linear moves stop at their " \
+           "waypoint" == infos[0].message
+    assert infos[1].message.endswith("ignored: no joint move follows to blend into")
+    assert infos[0].time == pytest.approx(c.segment(1).t_end)
+    assert c.ok  # information, not an error
+
+
 def test_unreachable_line_is_reported(puma):
     # two poses either side of the base: the straight line between them passes the axis of
     # joint 1, where the Puma's wrist centre cannot go (shoulder offset 0.15 m)

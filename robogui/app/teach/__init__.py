@@ -133,8 +133,7 @@ def _balance_on_first_show(window, pairs) -> None:
             if upper is None or upper.isFloating() or lower.isFloating():
                 continue
             total = upper.height() + lower.height()
-            want = upper.sizeHint().height()  # the dock's hint has its title bar
-            want = max(min(want, total // 2), total - lower.sizeHint().height())
+            want = min(upper.sizeHint().height(), total // 2)  # the hint has the title bar
             targets[lower] = (want, total - want)
             window.resizeDocks([upper, lower], [want, total - want], vertical)
         QtCore.QTimer.singleShot(0, correct)

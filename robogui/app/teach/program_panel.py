@@ -35,6 +35,23 @@ _SEVERITY_COLORS = {"error": style.AT_LIMIT_COLOR, "warning": style.NEAR_LIMIT_C
 _TIMING = ("default", "duration", "speed")
 
 
+class _CompactList(QtWidgets.QListWidget):
+    """A list that asks for little height and takes what the splitter gives it.
+
+    QListWidget hints 192 px; three of them made the panel ask for ~940 px, and the
+    dock's scroll area (which sizes a panel with word-wrapped text to its preferred
+    height) then pushed the pre-flight problems out of sight after Check.
+    """
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802
+        hint = super().sizeHint()
+        return QtCore.QSize(hint.width(), max(self.minimumHeight(), 44))
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (layouts take the larger)
+        hint = super().minimumSizeHint()
+        return QtCore.QSize(hint.width(), max(self.minimumHeight(), 44))
+
+
 class ProgramPanel(QtWidgets.QWidget):
     """Edit ``state.program``. ``error_presenter(title, text)`` shows file errors."""
 
@@ -87,7 +104,7 @@ class ProgramPanel(QtWidgets.QWidget):
         # waypoints
         wp_box = QtWidgets.QGroupBox("Waypoints")
         wl = QtWidgets.QVBoxLayout(wp_box)
-        self.waypoint_list = QtWidgets.QListWidget()
+        self.waypoint_list = _CompactList()
         self.waypoint_list.setEditTriggers(
             QtWidgets.QAbstractItemView.EditTrigger.DoubleClicked
             | QtWidgets.QAbstractItemView.EditTrigger.EditKeyPressed)
@@ -113,7 +130,7 @@ class ProgramPanel(QtWidgets.QWidget):
         # moves
         mv_box = QtWidgets.QGroupBox("Moves (drag to reorder)")
         ml = QtWidgets.QVBoxLayout(mv_box)
-        self.move_list = QtWidgets.QListWidget()
+        self.move_list = _CompactList()
         self.move_list.setDragDropMode(QtWidgets.QAbstractItemView.DragDropMode.InternalMove)
         self.move_list.model().rowsMoved.connect(lambda *_: self._on_moves_dragged())
         self.move_list.currentRowChanged.connect(lambda _r: self._show_move())
@@ -134,7 +151,8 @@ class ProgramPanel(QtWidgets.QWidget):
         self.timing_combo = QtWidgets.QComboBox()
         self.timing_combo.addItems(["default timing", "duration (s)", "speed"])
         self.timing_value = QtWidgets.QDoubleSpinBox()
-        self.timing_value.setRange(0.001, 1000.0)
+        self.timing_value.setRange(0.0, 1000.0)
+        self.timing_value.setSpecialValueText("\u2014")  # default timing: no value to show
         self.timing_value.setDecimals(3)
         self.blend_box = QtWidgets.QDoubleSpinBox()
         self.blend_box.setRange(0.0, 100.0)
@@ -168,7 +186,12 @@ class ProgramPanel(QtWidgets.QWidget):
         self.check_button = QtWidgets.QPushButton("Check && load into the timeline")
         self.check_button.clicked.connect(self.check)
         pl.addWidget(self.check_button)
-        self.problem_list = QtWidgets.QListWidget()
+        self.problem_list = _CompactList()
+        # problems are sentences: wrap them at the panel's width instead of a sideways scroll
+        self.problem_list.setWordWrap(True)
+        self.problem_list.setHorizontalScrollBarPolicy(
+            QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problem_list.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
         self.problem_list.itemClicked.connect(self._on_problem_clicked)
         self.problem_list.itemActivated.connect(self._on_problem_clicked)
         pl.addWidget(self.problem_list)
@@ -176,7 +199,7 @@ class ProgramPanel(QtWidgets.QWidget):
         for k, stretch in enumerate((1, 2, 2)):  # the moves list gets the most room
             split.setStretchFactor(k, stretch)
         for lst in (self.waypoint_list, self.move_list, self.problem_list):
-            lst.setMinimumHeight(54)
+            lst.setMinimumHeight(44)  # two rows; the splitter hands out the rest
 
         self.status = QtWidgets.QLabel()
         self.status.setWordWrap(True)
@@ -270,7 +293,13 @@ class ProgramPanel(QtWidgets.QWidget):
                 self.timing_value.setValue(m.speed)
             else:
                 self.timing_value.setSuffix("")
+                self.timing_value.setValue(0.0)  # shows the dash
             self.blend_box.setValue(m.blend)
+            # only joint moves blend (mstraj); a linear move stops at its waypoint
+            self.blend_box.setEnabled(m.kind == "joint")
+            self.blend_box.setToolTip(
+                "Seconds over which this move blends into the next joint move (0: stop)"
+                if m.kind == "joint" else "Linear moves stop at their waypoint (no blend)")
             self.move_comment.setText(m.comment)
         finally:
             for w in widgets:
@@ -280,9 +309,8 @@ class ProgramPanel(QtWidgets.QWidget):
         self.problem_list.clear()
         problems = self.state.problems
         for p in problems:
-            move = f"move {p.move_index + 1}, " if p.move_index is not None else ""
-            item = QtWidgets.QListWidgetItem(f"t = {p.time:.2f} s  ({move}{p.severity})  "
-                                             f"{p.message}")
+            # the message names its move ("move 3: ..."); the severity is also the colour
+            item = QtWidgets.QListWidgetItem(f"t = {p.time:.2f} s  [{p.severity}]  {p.message}")
             item.setForeground(QtGui.QColor(_SEVERITY_COLORS[p.severity]))
             item.setData(QtCore.Qt.ItemDataRole.UserRole, p)
             item.setToolTip("Click to move the playhead to this instant")
@@ -293,6 +321,16 @@ class ProgramPanel(QtWidgets.QWidget):
             dur = self.state.compiled.trajectory.duration
             self._status(f"Checked: {dur:.2f} s, {n_err} error(s), {n_warn} warning(s); "
                          "the trajectory is in the timeline", ok=n_err == 0)
+            self._reveal(self.problem_list)
+
+    def _reveal(self, widget: QtWidgets.QWidget) -> None:
+        """Scroll the dock's scroll area (if any) so that ``widget`` and the status show."""
+        area = self.parentWidget()
+        while area is not None and not isinstance(area, QtWidgets.QScrollArea):
+            area = area.parentWidget()
+        if area is not None:
+            area.ensureWidgetVisible(self.status, 0, 0)
+            area.ensureWidgetVisible(widget, 0, 0)
 
     def _status(self, text: str, ok: bool = True) -> None:
         self.status.setStyleSheet(f"color: {'#9fb0c3' if ok else style.NEAR_LIMIT_COLOR};")
