@@ -163,6 +163,37 @@ def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings
     win.close()
 
 
+def test_held_key_jogs_continuously_and_a_jog_pauses_playback(qtbot, pendant, session, clock,
+                                                              window):
+    from robogui.app.teach.jog_panel import READY_TEXT
+    from robogui.session.jog import JOG_LINEAR_SPEED
+
+    jog = pendant.jog
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    jog.set_mode("continuous")
+    jog.speed_slider.setValue(20)
+    assert pendant.timeline.generate_demo("qn", "qr")
+    session.set_time(0.0, changing=False)
+    session.play()
+    assert session.playing
+    # a click on a jog button gives the panel the keyboard (and pauses the playback)
+    click(qtbot, jog.buttons[("y", 1)])
+    assert not session.playing
+    qtbot.waitUntil(jog.hasFocus, timeout=3000)
+    p0 = session.T[:3, 3].copy()
+    qtbot.keyPress(jog, QtCore.Qt.Key.Key_D)  # -Z held
+    assert jog.timer.isActive()
+    for dt in (0.03, 0.02, 0.05):
+        clock.t += dt
+        jog.tick()
+    qtbot.keyRelease(jog, QtCore.Qt.Key.Key_D)
+    assert not jog.timer.isActive() and not session.is_changing
+    np.testing.assert_allclose(session.T[:3, 3] - p0, [0, 0, -JOG_LINEAR_SPEED * 0.1 * 0.2],
+                               atol=1e-9)
+    assert "Q/A W/S E/D" in READY_TEXT
+
+
 # -- tool ------------------------------------------------------------------------------------
 def test_tool_editor_sets_the_session_tool(qtbot, pendant, session):
     ed = pendant.tool

@@ -43,6 +43,8 @@ JOG_KEYS = {
     _K.Key_Y: ("rz", 1), _K.Key_H: ("rz", -1),
 }
 CONTINUOUS = "continuous"
+READY_TEXT = ("Ready. Keys while this panel has focus: Q/A W/S E/D = \u00b1X \u00b1Y \u00b1Z, "
+              "R/F T/G Y/H = \u00b1Rx \u00b1Ry \u00b1Rz")
 _OK_COLOR, _WARN_COLOR = "#9fb0c3", style.NEAR_LIMIT_COLOR
 
 
@@ -120,7 +122,7 @@ class JogPanel(QtWidgets.QWidget):
                 b.setToolTip(f"Jog {sign}{AXIS_NAMES[axis]} (key {keys[(axis, direction)]})")
                 weight = "bold" if not axis.startswith("r") else "normal"
                 b.setStyleSheet(f"QPushButton {{ color: {color}; font-weight: {weight}; }}")
-                b.pressed.connect(lambda a=axis, d=direction: self._pressed(a, d))
+                b.pressed.connect(lambda a=axis, d=direction: self._button_pressed(a, d))
                 b.released.connect(lambda a=axis, d=direction: self._released(a, d))
                 grid.addWidget(b, row, col)
                 self.buttons[(axis, direction)] = b
@@ -148,7 +150,7 @@ class JogPanel(QtWidgets.QWidget):
                                  | QtCore.Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.status)
         layout.addStretch(1)
-        self._set_status("Ready: click a button to jog by the increment.", ok=True)
+        self._set_status(READY_TEXT, ok=True)
 
         self._subs = Subscriptions(self)
         self._subs.connect(session.events.robot, lambda _r: self.stop_continuous())
@@ -195,7 +197,12 @@ class JogPanel(QtWidgets.QWidget):
         self._show(res, axis, direction, step)
         return res
 
+    def _button_pressed(self, axis: str, direction: int) -> None:
+        self.setFocus(QtCore.Qt.FocusReason.MouseFocusReason)  # the keys work from now on
+        self._pressed(axis, direction)
+
     def _pressed(self, axis: str, direction: int) -> None:
+        self.session.pause()  # a jog takes the robot off a playing trajectory
         if self.mode == CONTINUOUS:
             self.start_continuous(axis, direction)
         else:

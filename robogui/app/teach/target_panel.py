@@ -218,6 +218,7 @@ class TargetPanel(QtWidgets.QWidget):
         if self.solution is None or self.selected is None:
             self._status("Nothing to move to: the target is not reachable", ok=False)
             return False
+        self.session.pause()  # a playing trajectory would take the robot straight back
         self.session.set_q(self.solution.q[self.selected])
         self._status("Moved to the target", ok=True)
         self.state.set_ghosts([])
