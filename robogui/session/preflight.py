@@ -9,8 +9,8 @@ time; the GUI lists them and a click seeks playback to ``problem.time``. It repo
   (warning; :func:`robogui.session.analysis.singularity_threshold`), naming the kind
   (wrist, elbow, shoulder) for Puma-like arms;
 * joint speed peaks above the maximum joint speeds (warning);
-* torque peaks above ``link.tau_max`` when the robot has dynamics (warning), or a note
-  that torques were not checked (info).
+* torque peaks above ``link.tau_max`` when the robot has dynamics (warning); without
+  limits a note (info) with each joint's peak, at the instant of the largest.
 
 Everything is computed over all samples at once (the analysis is batched); pass an
 existing :class:`~robogui.session.analysis.TrajectoryAnalysis` to reuse its torques.
@@ -117,8 +117,19 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
             add(0, "info", f"torques not checked: {robot.name} has no dynamic parameters",
                 "torque")
         elif np.all(np.isnan(analysis.tau_max)):
-            add(0, "info", f"torques not checked: {robot.name}'s file gives no torque limits",
-                "torque")
+            # no limits to check against: still say the peaks, located at the largest
+            tau = np.abs(analysis.tau)
+            peak = tau.max(axis=0)
+            units = ["N m" if L.joint == "R" else "N" for L in robot.links]
+            same = len(set(units)) == 1
+            listed = ", ".join(f"{v:.1f}" + ("" if same else f" {u}")
+                               for v, u in zip(peak, units, strict=True))
+            j = int(np.argmax(peak))
+            i = int(np.argmax(tau[:, j]))
+            add(i, "info",
+                f"torques not checked: {robot.name}'s file gives no torque limits; peaks per "
+                f"joint {listed}{' ' + units[0] if same else ''} (largest: "
+                f"{joint_label(robot, j)} at t = {t[i]:.2f} s)", "torque", j)
         else:
             for p in analysis.torque_peaks:
                 unit = "N m" if robot.links[p.joint].joint == "R" else "N"

@@ -26,6 +26,12 @@ def test_clean_program_has_only_the_torque_note(puma):
     problems = preflight(puma, compile_program(prog, puma))
     assert [p.kind for p in problems] == ["torque"] and problems[0].severity == "info"
     assert "gives no torque limits" in problems[0].message
+    # the peaks are still said, at the instant of the largest
+    tau = np.abs(analyze_trajectory(puma, compile_program(prog, puma).trajectory).tau)
+    j, i = int(np.argmax(tau.max(axis=0))), int(np.argmax(tau.max(axis=1)))
+    listed = ", ".join(f"{v:.1f}" for v in tau.max(axis=0))
+    assert f"peaks per joint {listed} N m (largest: joint {j + 1}" in problems[0].message
+    assert problems[0].index == i and problems[0].joint == j
     assert worst_severity(problems) == "info" and worst_severity([]) is None
 
 
