@@ -102,7 +102,7 @@ class ProgramPanel(QtWidgets.QWidget):
         self.splitter = split
 
         # waypoints
-        wp_box = QtWidgets.QGroupBox("Waypoints")
+        wp_box = QtWidgets.QGroupBox("Waypoints (double-click to rename)")
         wl = QtWidgets.QVBoxLayout(wp_box)
         self.waypoint_list = _CompactList()
         self.waypoint_list.setEditTriggers(
