@@ -192,6 +192,16 @@ def test_held_key_jogs_continuously_and_a_jog_pauses_playback(qtbot, pendant, se
     np.testing.assert_allclose(session.T[:3, 3] - p0, [0, 0, -JOG_LINEAR_SPEED * 0.1 * 0.2],
                                atol=1e-9)
     assert "Q/A W/S E/D" in READY_TEXT
+    # a key held while the focus leaves the panel: its release never comes, the jog stops
+    qtbot.keyPress(jog, QtCore.Qt.Key.Key_Q)
+    assert jog.timer.isActive()
+    window.view.setFocus()
+    qtbot.waitUntil(lambda: not jog.hasFocus(), timeout=3000)
+    assert not jog.timer.isActive() and not session.is_changing
+    q_stop = session.q.copy()
+    clock.t += 0.5
+    jog.tick()
+    np.testing.assert_array_equal(session.q, q_stop)
 
 
 # -- tool ------------------------------------------------------------------------------------

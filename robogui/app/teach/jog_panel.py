@@ -289,6 +289,12 @@ class JogPanel(QtWidgets.QWidget):
             return
         super().keyReleaseEvent(event)
 
+    def focusOutEvent(self, event) -> None:  # noqa: N802
+        # a key held while the focus goes elsewhere (a click away, another window) never
+        # sends its release here: stop instead of jogging on into a limit
+        self.stop_continuous()
+        super().focusOutEvent(event)
+
     def hideEvent(self, event) -> None:  # noqa: N802
         self.stop_continuous()  # never keep moving behind a hidden panel
         super().hideEvent(event)
