@@ -349,3 +349,50 @@ def test_failed_analysis_is_said(qtbot, session, puma, plots):
         assert "failed" in panel.notice_text and "Singular matrix" in panel.notice_text
         assert panel.plotted_data() == {}
     assert plots.manipulability.status_label.text() == "analysis failed"
+
+
+def test_axis_labels_readable_in_a_low_dock(qtbot, session, puma, plots):
+    """A y label never runs past its plot: along the axis when it fits, else as a
+    horizontal caption inside the plot's corner; either way it names the units."""
+    traj = puma_traj(puma)
+    session.set_trajectory(traj)
+    wait_analysis(qtbot, plots, traj)
+    win = plots.torque.window()
+    seen = set()
+    for height in (1000, 330):
+        win.resize(1800, height)
+        qtbot.wait(50)
+        for panel in plots.panels:
+            for plot in panel.plots:
+                axis, caption = plot.getAxis("left"), panel.axis_caption(plot)
+                text = axis.labelText
+                assert text.endswith(")") and "(" in text, text  # units
+                where = panel.axis_label_placement(plot)
+                seen.add((panel.CSV_NAME, height, where))
+                if where == "axis":
+                    assert axis.label.isVisible() and not caption.isVisible()
+                    assert axis.label.boundingRect().width() <= axis.height()
+                else:
+                    assert where == "caption" and not axis.label.isVisible()
+                    assert caption.isVisible() and caption.text() == text
+                    box = caption.mapRectToItem(plot.vb, caption.rect())
+                    assert plot.vb.rect().contains(box), (text, box, plot.vb.rect())
+    assert ("torques", 1000, "axis") in seen
+    assert ("joint_state", 330, "caption") in seen
+    # the joint-state labels say which derivative, in the display units
+    labels = [p.getAxis("left").labelText for p in plots.joint_state.plots]
+    assert labels == ["position q (deg)", "velocity qd (deg/s)", "acceleration qdd (deg/s²)"]
+
+    # a click on a caption still seeks (the caption takes no mouse buttons)
+    panel = plots.joint_state
+    plot = panel.qplots["qd"]
+    caption = panel.axis_caption(plot)
+    assert caption.isVisible()
+    scene_pt = caption.mapToScene(caption.rect().center())
+    t_click = plot.vb.mapSceneToView(scene_pt).x()
+    session.set_time(1.9)
+    qtbot.mouseClick(panel.graphics.viewport(), QtCore.Qt.MouseButton.LeftButton,
+                     pos=panel.graphics.mapFromScene(scene_pt))
+    (x0, x1), _ = plot.vb.viewRange()
+    assert session.time == pytest.approx(t_click, abs=2 * (x1 - x0) / plot.vb.width())
+    assert session.time < 1.0

@@ -121,6 +121,37 @@ class SeekViewBox(pg.ViewBox):
         super().mouseDragEvent(ev, axis)
 
 
+class _Caption(QtWidgets.QGraphicsRectItem):
+    """A y label written horizontally in the top-left corner of a view box, on a
+    translucent plate so the curves under it do not blur it. Clicks go through."""
+
+    PAD = 3.0
+
+    def __init__(self, parent: QtWidgets.QGraphicsItem):
+        super().__init__(parent)
+        plate = QtGui.QColor(PLOT_BACKGROUND)
+        plate.setAlphaF(0.85)
+        self.setBrush(plate)
+        self.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
+        self.setAcceptedMouseButtons(QtCore.Qt.MouseButton.NoButton)
+        self.setAcceptHoverEvents(False)
+        self.setZValue(2000)  # above curves, limits and the cursor
+        self.text_item = QtWidgets.QGraphicsSimpleTextItem(self)
+        self.text_item.setBrush(QtGui.QColor(TEXT_COLOR))
+        self.text_item.setAcceptedMouseButtons(QtCore.Qt.MouseButton.NoButton)
+        self.setPos(2.0, 2.0)
+        self.hide()
+
+    def set_text(self, text: str) -> None:
+        self.text_item.setText(text)
+        r = self.text_item.boundingRect()
+        self.text_item.setPos(self.PAD, 0.0)
+        self.setRect(0.0, 0.0, r.width() + 2 * self.PAD, r.height())
+
+    def text(self) -> str:
+        return self.text_item.text()
+
+
 class PlotPanel(QtWidgets.QWidget):
     """Base of the plot panels (see the module docstring).
 
@@ -140,6 +171,7 @@ class PlotPanel(QtWidgets.QWidget):
         self.plots: list[pg.PlotItem] = []
         self.cursors: list[pg.InfiniteLine] = []
         self._curves: dict[str, pg.PlotDataItem] = {}
+        self._ylabels: dict[int, list] = {}  # id(plot) -> [plot, y label, caption]
         self._seekable = False
         self.error_presenter: Callable[[str, str], None] = (
             lambda title, text: QtWidgets.QMessageBox.warning(self, title, text))
@@ -221,8 +253,13 @@ class PlotPanel(QtWidgets.QWidget):
             axis.setPen(pg.mkPen(AXIS_COLOR))
             axis.setTextPen(pg.mkPen(TEXT_COLOR))
         plot.getAxis("left").setWidth(64)  # stacked plots line up
-        plot.setLabel("left", ylabel, color=TEXT_COLOR)
         plot.setLabel("bottom", xlabel, color=TEXT_COLOR)
+        # the y label goes along the axis when the plot is tall enough, else into a
+        # caption in the plot's corner (stacked plots in a low dock)
+        caption = _Caption(plot.vb)
+        self._ylabels[id(plot)] = [plot, "", caption]
+        plot.getAxis("left").geometryChanged.connect(lambda p=plot: self._place_axis_label(p))
+        self.set_axis_label(plot, ylabel)
         cursor = pg.InfiniteLine(angle=90, movable=False, pen=pen(CURSOR_COLOR, 1.5, alpha=0.9))
         cursor.setZValue(1000)
         cursor.hide()
@@ -232,6 +269,44 @@ class PlotPanel(QtWidgets.QWidget):
         self.plots.append(plot)
         self.cursors.append(cursor)
         return plot
+
+    def set_axis_label(self, plot: pg.PlotItem, text: str) -> None:
+        """The y-axis label of ``plot``, with units: "joint torque (N m)".
+
+        It is written along the left axis when the axis is long enough for it; in a plot
+        too low for that (three stacked plots in a low dock) the rotated label would run
+        into its neighbours' labels, so it is shown as a horizontal caption in the plot's
+        top-left corner instead. ``axis.labelText`` holds the text either way.
+        """
+        entry = self._ylabels[id(plot)]
+        entry[1] = text
+        plot.setLabel("left", text, color=TEXT_COLOR)
+        entry[2].set_text(text)
+        self._place_axis_label(plot)
+
+    def axis_label_placement(self, plot: pg.PlotItem) -> str | None:
+        """Where the y label of ``plot`` is shown: "axis", "caption" or None (no label)."""
+        _plot, text, caption = self._ylabels[id(plot)]
+        if not text:
+            return None
+        return "caption" if caption.isVisible() else "axis"
+
+    def axis_caption(self, plot: pg.PlotItem) -> _Caption:
+        """The corner caption that stands in for the y label of a low ``plot``."""
+        return self._ylabels[id(plot)][2]
+
+    def _place_axis_label(self, plot: pg.PlotItem) -> None:
+        _plot, text, caption = self._ylabels[id(plot)]
+        axis = plot.getAxis("left")
+        label = axis.label
+        if label is None:  # the axis is being destroyed
+            return
+        need = (QtGui.QFontMetricsF(label.font()).horizontalAdvance(text)
+                + 2 * label.document().documentMargin() + 4)
+        along = bool(text) and need <= axis.height()
+        if label.isVisible() != along:
+            axis.showLabel(along)
+        caption.setVisible(bool(text) and not along)
 
     def add_legend(self, columns: int = 1) -> pg.LegendItem:
         """The panel's legend, in a row of its own above the plots (never over a curve)."""

@@ -14,7 +14,8 @@ from .base import PlotPanel, joint_units, signals_blocked, unit_label
 __all__ = ["JointStatePanel", "QUANTITIES"]
 
 QUANTITIES = ("q", "qd", "qdd")
-_AXIS_TEXT = {"q": "position q", "qd": "velocity q\u0307", "qdd": "acceleration q\u0308"}
+# plain qd / qdd as in the CSV columns: the UI font draws combining dots (q\u0307) far above the q
+_AXIS_TEXT = {"q": "position q", "qd": "velocity qd", "qdd": "acceleration qdd"}
 NO_TRAJECTORY = ("No trajectory.\nGenerate one or load a CSV on the timeline to see "
                  "the joint positions, velocities and accelerations along it.")
 
@@ -67,7 +68,7 @@ class JointStatePanel(PlotPanel):
         self.legend.clear()
         for order, name in enumerate(QUANTITIES):
             plot = self.qplots[name]
-            plot.setLabel("left", f"{_AXIS_TEXT[name]} ({unit_label(self._units(order)[1])})")
+            self.set_axis_label(plot, f"{_AXIS_TEXT[name]} ({unit_label(self._units(order)[1])})")
             for j in range(self._robot.n):
                 curve = self.add_curve(plot, self.curve_name(name, j), style.joint_color(j), 1.6)
                 if name == "q":

@@ -117,7 +117,7 @@ class ManipulabilityPanel(PlotPanel):
                                         "asada": "Asada"}[measure])
         self.legend.addItem(pg.PlotDataItem(pen=self.threshold_line.pen), "singularity threshold")
         self.fit_legend()
-        self.wplot.setLabel("left", f"Yoshikawa w ({self._wunits})")
+        self.set_axis_label(self.wplot, f"Yoshikawa w ({self._wunits})")
         for h in self.history.values():
             h.clear()
         self.analysis = None

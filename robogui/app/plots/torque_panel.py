@@ -132,7 +132,7 @@ class TorquePanel(PlotPanel):
                                _WIDTH.get(comp, 1.4), _DASH[comp]).setZValue(
                                    10 if comp == "total" else 5)
         units = {self._unit(j) for j in range(robot.n)}
-        self.plot.setLabel("left", "joint torque (" + " | ".join(
+        self.set_axis_label(self.plot, "joint torque (" + " | ".join(
             u for u in ("N m", "N") if u in units) + ")")
         with signals_blocked(self.joint_combo):
             self.joint_combo.clear()
