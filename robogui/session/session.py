@@ -113,6 +113,8 @@ class Session(EventEmitter):
         self._time = 0.0
         self._changing = False  # a drag is in progress (set_q(..., changing=True))
         self._cache: dict[str, Any] = {}
+        # per trajectory (not per q): (trajectory, robot, tool path), checked by identity
+        self._path_cache: tuple | None = None
 
     # -- robot and tool ------------------------------------------------------------
     @staticmethod
@@ -403,6 +405,22 @@ class Session(EventEmitter):
     def frames(self) -> np.ndarray:
         """Base and link frames, ``fkine_all``: (n+1, 4, 4); the last has the tool."""
         return self._derived("frames", lambda: kinematics.fkine_all(self._robot, self._q))
+
+    @property
+    def trajectory_path(self) -> np.ndarray:
+        """Tool-centre-point positions (k, 3) along the trajectory, base and tool included;
+        (0, 3) without one. One batched ``fkine`` per trajectory, robot or tool."""
+        traj, robot = self._trajectory, self._robot
+        c = self._path_cache
+        if c is None or c[0] is not traj or c[1] is not robot:
+            q = None if traj is None else getattr(traj, "q", None)
+            if q is None or len(q) == 0:
+                path = np.zeros((0, 3))
+            else:
+                path = kinematics.fkine(robot, np.asarray(q, float))[:, :3, 3]
+            path.setflags(write=False)
+            self._path_cache = c = (traj, robot, path)
+        return c[2]
 
     @property
     def T(self) -> np.ndarray:

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from robogui.engine.kinematics import fkine_all
+
 from .autosave import Autosaver
 from .compile import CompiledProgram, compile_program
 from .observable import EventEmitter
@@ -71,6 +73,7 @@ class TeachState(EventEmitter):
         self.compiled: CompiledProgram | None = None
         self.problems: list[Problem] = []
         self.ghosts: list[Ghost] = []
+        self._ghost_frames: tuple | None = None  # (ghosts, robot, frames), by identity
         self.autosaver = (Autosaver(autosave_path, autosave_interval_s)
                           if autosave_path is not None else None)
         self._connections = [(session.events.robot, self._on_robot)]
@@ -226,3 +229,18 @@ class TeachState(EventEmitter):
             return
         self.ghosts = ghosts
         self._emit("ghosts", list(ghosts))
+
+    @property
+    def ghost_frames(self) -> np.ndarray:
+        """Frames (g, n+1, 4, 4) of the ghosts that fit the current robot, as ``fkine_all``
+        gives them; one batched call per change of ghosts, robot or tool."""
+        robot = self.session.robot
+        c = self._ghost_frames
+        if c is None or c[0] is not self.ghosts or c[1] is not robot:
+            ghosts = [g for g in self.ghosts if g.q.size == robot.n]
+            if ghosts:
+                frames = fkine_all(robot, np.stack([g.q for g in ghosts]))
+            else:
+                frames = np.zeros((0, robot.n + 1, 4, 4))
+            self._ghost_frames = c = (self.ghosts, robot, frames)
+        return c[2]

@@ -291,6 +291,31 @@ def test_trajectory_playhead_interpolates_q(twolink):
     assert s.trajectory is traj
 
 
+def test_trajectory_path_is_the_tool_path_computed_once_per_trajectory_or_tool(twolink):
+    s = Session(twolink)
+    assert s.trajectory_path.shape == (0, 3)
+    traj = SimpleNamespace(t=np.array([0.0, 1.0, 2.0]), q=np.array([[0, 0], [1, -1], [1, 1.0]]))
+    s.set_trajectory(traj)
+    p = s.trajectory_path
+    # planar two-link arm with unit links: x = c1 + c12, y = s1 + s12
+    c, sn = np.cos, np.sin
+    x = c(traj.q[:, 0]) + c(traj.q.sum(1))
+    y = sn(traj.q[:, 0]) + sn(traj.q.sum(1))
+    np.testing.assert_allclose(p, np.stack([x, y, np.zeros(3)], 1), atol=1e-12)
+    s.set_time(1.5)  # playback moves q, the path stays the same object
+    assert s.trajectory_path is p
+    s.set_tool(transl_x(0.5))
+    np.testing.assert_allclose(s.trajectory_path[0], [2.5, 0, 0], atol=1e-12)
+    s.set_trajectory(None)
+    assert s.trajectory_path.shape == (0, 3)
+
+
+def transl_x(x):
+    T = np.eye(4)
+    T[0, 3] = x
+    return T
+
+
 # -- arm configuration --------------------------------------------------------------------
 def test_arm_config_selects_the_branch_that_r6_ikine560_returns():
     """Oracle: roboticstoolbox-python's Puma560.ikine_a (Paul & Zhang, as r6 ikine560)."""

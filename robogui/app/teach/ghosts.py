@@ -7,16 +7,15 @@ at once (8 for the Puma's analytic branches) and is rebuilt only when the view
 rebuilds its robot (new robot, tool or scale).
 
 The trail is one ``GLLinePlotItem`` through the tool-centre-point positions of the
-session's trajectory, computed with one batched ``fkine`` when the trajectory (or the
-robot or tool) changes, never per frame.
+session's trajectory (``session.trajectory_path``, computed by the session once per
+trajectory, robot or tool), never per frame. Ghost frames come from the teach state
+(``state.ghost_frames``); this module only places meshes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph.opengl as gl
-
-from robogui.engine.kinematics import fkine, fkine_all
 
 from .. import style
 from ..bindings import Subscriptions
@@ -80,8 +79,7 @@ class GhostLayer:
             self._sets.append(self._new_set())
         self.origins = np.zeros((0, 3))
         if ghosts:
-            Q = np.stack([g.q for g in ghosts])
-            F = fkine_all(robot, Q).reshape(len(ghosts), robot.n + 1, 4, 4)
+            F = self.state.ghost_frames
             self.origins = F[:, :, :3, 3].reshape(-1, 3)
         for k, items in enumerate(self._sets):
             if k >= len(ghosts):
@@ -121,20 +119,19 @@ class TrailLayer:
         self.refresh()
 
     def refresh(self, rebuild: bool = False) -> None:
-        """Recompute the path (one batched fkine) and set the line's data once."""
+        """Take the session's path and set the line's data once."""
         if rebuild or self.item is None or self.item not in self.view.items:
             self.item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), color=style.rgba(TRAIL_COLOR, 0.95),
                                           width=self.width, mode="line_strip", antialias=True,
                                           glOptions="translucent")
             self.item.setDepthValue(5)
             self.view.addItem(self.item)
-        traj = self.session.trajectory
-        q = None if traj is None else getattr(traj, "q", None)
-        if q is None or len(q) < 2:
+        path = self.session.trajectory_path
+        if len(path) < 2:
             self.points = np.zeros((0, 3))
             self.item.setVisible(False)
         else:
-            self.points = fkine(self.session.robot, np.asarray(q, float))[:, :3, 3]
+            self.points = path
             self.item.setData(pos=self.points)
             self.item.setVisible(True)
             if self.view.auto_fit:
