@@ -163,3 +163,29 @@ def test_asada_is_nan_where_the_inertia_matrix_is_singular():
     a = analyze_trajectory(robot, tr)
     assert a.asada is None  # undefined everywhere: no curve, and no LinAlgError
     assert np.all(np.isfinite(a.yoshikawa))
+
+
+def test_torque_limits_from_the_robot_file():
+    """tau_max given in a robot file reaches the analysis: limits per joint, peaks over them."""
+    from robogui.io.robotfile import robot_from_toml, robot_to_toml
+
+    text = robot_to_toml(load_robot("twolink"))
+    # tau_max on both links (N m): 20 for the shoulder, 15 for the elbow
+    head, link1, link2 = text.split("[[links]]")
+    text = head + "[[links]]" + link1.rstrip() + "\ntau_max = 20\n\n[[links]]" \
+        + link2.rstrip() + "\ntau_max = 15\n"
+    robot = robot_from_toml(text)
+    assert [L.tau_max for L in robot.links] == [20.0, 15.0] and robot.has_dynamics
+    # from horizontal (shoulder gravity torque 9.81 * (1 + 2) = 29.4 N m) to vertical
+    traj = jtraj(np.zeros(2), np.array([np.pi / 2, 0.0]), np.linspace(0.0, 2.0, 201))
+    a = TrajectoryAnalysis.compute(robot, traj)
+    np.testing.assert_array_equal(a.tau_max, [20.0, 15.0])
+    tau = rne(robot, traj.q, traj.qd, traj.qdd)
+    assert abs(tau[0, 0]) == pytest.approx(9.81 * 3, rel=1e-6)
+    assert np.abs(tau[:, 1]).max() < 15.0  # the elbow stays within its limit
+    assert {p.joint for p in a.torque_peaks} == {0}
+    (p,) = a.torque_peaks
+    over = np.abs(tau[:, 0]) > 20.0
+    assert p.t_start == traj.t[over][0] and p.t_end == traj.t[over][-1]
+    assert abs(p.value) == pytest.approx(np.abs(tau[over, 0]).max(), rel=1e-12)
+    np.testing.assert_array_equal(a.over_limit()[:, 0], over)
