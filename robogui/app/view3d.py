@@ -28,7 +28,7 @@ import pyqtgraph.opengl as gl
 from pyqtgraph.opengl import shaders
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.engine import kinematics
+from robogui.session.scene import floor_height, scene_scale
 from robogui.session.session import DisplayOptions
 
 from . import meshes, style
@@ -82,23 +82,6 @@ def default_samples() -> int:
         return max(0, int(os.environ.get("ROBOGUI_MSAA", "4")))
     except ValueError:
         return 4
-
-
-def scene_scale(robot, mag: float = 1.0) -> float:
-    """The r6 annotation size: ``mag = reach / 10`` times the user's factor, metres."""
-    return robot.reach / 10.0 * mag
-
-
-def floor_height(robot, samples: int = 256) -> float:
-    """z of the floor: below the base and below every frame origin the arm can reach.
-
-    Sampled over random configurations within the limits (batched, fixed seed), so
-    the arm never goes through the floor and fixed-base arms stand on a pedestal.
-    """
-    q = robot.random_q(samples, seed=0)
-    z = kinematics.fkine_all(robot, q)[..., 2, 3]
-    low = min(float(z.min()), float(robot.base[2, 3]))
-    return low - 0.5 * scene_scale(robot)
 
 
 class _PartItem:
