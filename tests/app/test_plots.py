@@ -174,6 +174,9 @@ def test_exports_hold_what_is_shown(qtbot, session, puma, plots, tmp_path):
         assert not img.isNull()
         shown = panel.graphics.grab().toImage()
         assert (img.width(), img.height()) == (shown.width(), shown.height())
+        # pixel for pixel what the panel shows on screen
+        fmt = QtGui.QImage.Format.Format_RGB32
+        assert img.convertToFormat(fmt) == shown.convertToFormat(fmt)
         # not a blank image: the curves' colours are in it
         assert len(set(img.pixel(x, y) for x in range(0, img.width(), 7)
                        for y in range(0, img.height(), 7))) > 10
