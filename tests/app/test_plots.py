@@ -399,3 +399,20 @@ def test_axis_labels_readable_in_a_low_dock(qtbot, session, puma, plots):
     (x0, x1), _ = plot.vb.viewRange()
     assert session.time == pytest.approx(t_click, abs=2 * (x1 - x0) / plot.vb.width())
     assert session.time < 1.0
+
+
+def test_joint_curves_have_the_3d_views_joint_colours(qtbot, session, puma, plots):
+    from robogui.app import style
+
+    traj = puma_traj(puma)
+    session.set_trajectory(traj)
+    wait_analysis(qtbot, plots, traj)
+    plots.torque.set_components(["total", "gravity", "inertial", "coriolis", "friction"])
+    for j in range(puma.n):
+        want = QtGui.QColor(style.joint_color(j)).name()
+        for comp in ("total", "gravity", "inertial", "coriolis", "friction"):
+            assert plots.torque.torque_curve(comp, j).opts["pen"].color().name() == want
+        for name in ("q", "qd", "qdd"):
+            assert plots.joint_state.state_curve(name, j).opts["pen"].color().name() == want
+    # joints are told apart: no two share a colour
+    assert len({style.joint_color(j) for j in range(puma.n)}) == puma.n
