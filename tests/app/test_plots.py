@@ -416,3 +416,24 @@ def test_joint_curves_have_the_3d_views_joint_colours(qtbot, session, puma, plot
             assert plots.joint_state.state_curve(name, j).opts["pen"].color().name() == want
     # joints are told apart: no two share a colour
     assert len({style.joint_color(j) for j in range(puma.n)}) == puma.n
+
+
+def test_jogging_feeds_the_live_strip_chart(qtbot, window, session, puma):
+    """In the main window, jog steps (no trajectory playing) are drawn by the live chart."""
+    m = window.ensure_plots().manipulability
+    clock = iter(np.arange(0.0, 100.0, 1.0))
+    m.clock = lambda: float(next(clock))
+    session.set_q(puma.pose("qn"))
+    for h in m.history.values():
+        h.clear()
+    qs = []
+    for _ in range(4):
+        res = window.teach.jog.jog_once("x", +1)
+        assert res.moved
+        qs.append(session.q.copy())
+    qtbot.wait(60)
+    assert m.mode == "live"
+    x, y = ydata(m.measure_curve("yoshikawa"))
+    np.testing.assert_allclose(y, manipulability(puma, np.array(qs)), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(x, [-3.0, -2.0, -1.0, 0.0])
+    assert len({tuple(q) for q in qs}) == 4  # each step moved the arm
