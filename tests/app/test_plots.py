@@ -437,3 +437,37 @@ def test_jogging_feeds_the_live_strip_chart(qtbot, window, session, puma):
     np.testing.assert_allclose(y, manipulability(puma, np.array(qs)), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(x, [-3.0, -2.0, -1.0, 0.0])
     assert len({tuple(q) for q in qs}) == 4  # each step moved the arm
+
+
+def test_panels_say_computing_not_no_trajectory(qtbot, session, puma, plots):
+    """While a long trajectory is analysed in the worker, the panels that have nothing
+    to show say that it is being computed (not "No trajectory"); a cancel says so."""
+    runner = plots.runner
+    runner.sync_limit, runner.chunk = 100, 64
+    traj = puma_traj(puma, k=20000)
+    with qtbot.waitSignal(runner.started, timeout=2000):
+        session.set_trajectory(traj)
+    for panel in (plots.torque, plots.joint_state):
+        assert panel.notice_text.startswith(f"Computing the {panel.TITLE.lower()}")
+        assert "20,000 samples" in panel.notice_text
+        assert panel.progress.isVisible() and panel.cancel_button.isVisible()
+    with qtbot.waitSignal(runner.cancelled, timeout=5000):
+        plots.torque.cancel_button.click()
+    assert runner.wait(5000)
+    for panel in (plots.torque, plots.joint_state):
+        assert "was cancelled" in panel.notice_text and not panel.progress.isVisible()
+    # a new trajectory computes again and its curves replace the notice
+    traj2 = puma_traj(puma, k=3000)
+    with qtbot.waitSignal(runner.finished, timeout=10000):
+        session.set_trajectory(traj2)
+    for panel in (plots.torque, plots.joint_state):
+        assert panel.notice_text is None and panel.plotted_data()
+    # a robot without dynamics keeps its own notice while computing
+    robot = load_robot("irb140")
+    session.set_robot(robot)
+    with qtbot.waitSignal(runner.started, timeout=2000):
+        session.set_trajectory(jtraj(np.zeros(robot.n), np.full(robot.n, 0.3),
+                                     np.linspace(0.0, 2.0, 5000)))
+    assert "no dynamic parameters" in plots.torque.notice_text
+    assert plots.joint_state.notice_text.startswith("Computing")
+    assert runner.wait(10000)

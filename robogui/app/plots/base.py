@@ -173,6 +173,8 @@ class PlotPanel(QtWidgets.QWidget):
         self._curves: dict[str, pg.PlotDataItem] = {}
         self._ylabels: dict[int, list] = {}  # id(plot) -> [plot, y label, caption]
         self._seekable = False
+        self._empty_notice: str | None = None  # the "no trajectory" text shown, if any
+        self._analysis_state: str | None = "computing" if runner.busy else None
         self.error_presenter: Callable[[str, str], None] = (
             lambda title, text: QtWidgets.QMessageBox.warning(self, title, text))
 
@@ -403,8 +405,22 @@ class PlotPanel(QtWidgets.QWidget):
             plot.getAxis("bottom").setHeight(6)
 
     # -- notice ----------------------------------------------------------------------------------
-    def set_notice(self, text: str | None) -> None:
-        """Show ``text`` instead of the plots (None: show the plots)."""
+    def set_notice(self, text: str | None, *, empty: bool = False) -> None:
+        """Show ``text`` instead of the plots (None: show the plots).
+
+        ``empty``: ``text`` says that there is no trajectory analysis to show ("No
+        trajectory..."). While the analysis of a trajectory is being computed, or after
+        it was cancelled, the panel says that instead: there is a trajectory.
+        """
+        self._empty_notice = text if (text and empty) else None
+        if self._empty_notice and self.session.trajectory is not None:
+            n = len(self.session.trajectory.t)
+            if self._analysis_state == "computing":
+                text = (f"Computing the {self.TITLE.lower()} along the trajectory "
+                        f"({n:,} samples)\u2026")
+            elif self._analysis_state == "cancelled":
+                text = (f"The analysis of the trajectory ({n:,} samples) was cancelled.\n"
+                        "Load or generate the trajectory again to compute it.")
         if text:
             self.notice.setText(text)
             self.stack.setCurrentWidget(self.notice)
@@ -538,7 +554,14 @@ class PlotPanel(QtWidgets.QWidget):
                 cursor.setValue(float(t))
 
     # -- analysis --------------------------------------------------------------------------------
+    def _set_analysis_state(self, state: str | None) -> None:
+        """None, "computing" or "cancelled"; an empty-state notice on show follows it."""
+        self._analysis_state = state
+        if self._empty_notice:
+            self.set_notice(self._empty_notice, empty=True)
+
     def _on_started(self) -> None:
+        self._set_analysis_state("computing")
         self.progress.setValue(0)
         self.progress.show()
         self.cancel_button.show()
@@ -548,6 +571,7 @@ class PlotPanel(QtWidgets.QWidget):
         self.progress.setValue(int(round(100 * fraction)))
 
     def _idle(self) -> None:
+        self._set_analysis_state(None)
         self.progress.hide()
         self.cancel_button.hide()
 
@@ -565,6 +589,7 @@ class PlotPanel(QtWidgets.QWidget):
 
     def _on_cancelled(self) -> None:
         self._idle()
+        self._set_analysis_state("cancelled")
         self.status_label.setText("analysis cancelled")
 
     def _on_failed(self, message: str) -> None:

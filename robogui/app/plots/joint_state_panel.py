@@ -116,7 +116,7 @@ class JointStatePanel(PlotPanel):
         if a is None:
             for curve in self._curves.values():
                 curve.setData([], [])
-            self.set_notice(NO_TRAJECTORY)
+            self.set_notice(NO_TRAJECTORY, empty=True)
             self.set_seekable(False)
             return
         self.set_notice(None)

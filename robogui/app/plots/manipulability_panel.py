@@ -141,7 +141,7 @@ class ManipulabilityPanel(PlotPanel):
             for curve in self._curves.values():
                 curve.setData([], [])
             self.set_notice("No trajectory to analyse.\nMove the arm to see the live "
-                            "manipulability, or generate a trajectory on the timeline.")
+                            "manipulability, or generate a trajectory on the timeline.", empty=True)
             self.set_seekable(False)
         else:
             self._show_live()

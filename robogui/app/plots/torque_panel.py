@@ -190,7 +190,7 @@ class TorquePanel(PlotPanel):
             self._refresh()
             return
         if a is None or a.tau is None:
-            self.set_notice(NO_TRAJECTORY)
+            self.set_notice(NO_TRAJECTORY, empty=True)
             self.set_seekable(False)
             self._refresh()
             return
