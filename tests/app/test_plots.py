@@ -471,3 +471,23 @@ def test_panels_say_computing_not_no_trajectory(qtbot, session, puma, plots):
     assert "no dynamic parameters" in plots.torque.notice_text
     assert plots.joint_state.notice_text.startswith("Computing")
     assert runner.wait(10000)
+
+
+def test_part_checkboxes_switch_the_curves(qtbot, session, puma, plots):
+    traj = puma_traj(puma)
+    session.set_trajectory(traj)
+    wait_analysis(qtbot, plots, traj)
+    panel = plots.torque
+    assert set(panel.plotted_data()) == {panel.curve_name("total", j) for j in range(puma.n)}
+    panel.boxes["gravity"].click()
+    panel.boxes["total"].click()
+    assert panel.components == {"gravity"}
+    data = panel.plotted_data()
+    assert set(data) == {panel.curve_name("gravity", j) for j in range(puma.n)}
+    g = dynamics.gravload(puma, traj.q)
+    for j in range(puma.n):
+        np.testing.assert_allclose(data[panel.curve_name("gravity", j)][1], g[:, j],
+                                   rtol=1e-9, atol=1e-9)
+    legend = [item[1].text for item in panel.legend.items]
+    assert legend[:puma.n] == [f"J{j + 1}" for j in range(puma.n)] and "gravity" in legend
+    assert not panel.peak_points[0].size  # peaks belong to the total, hidden now
