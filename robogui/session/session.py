@@ -441,14 +441,20 @@ class Session(EventEmitter):
     def manipulability(self) -> float:
         """Yoshikawa manipulability ``sqrt(det(J J^T))`` over the task directions the arm
         controls (all six for a 6-joint arm), as the plots show it."""
+        return self.manipulability_measures["yoshikawa"]
+
+    @property
+    def manipulability_measures(self) -> dict[str, float | None]:
+        """Yoshikawa, inverse condition number and Asada at ``q`` (floats), as the plots
+        show them; Asada is None without dynamics and NaN where M is singular."""
         def compute():
             from .analysis import manipulability_measures
 
-            J = self.jacobian[None]
-            w = manipulability_measures(self._robot, self._q[None], J=J, asada=False)
-            return float(w["yoshikawa"][0])
+            w = manipulability_measures(self._robot, self._q[None], J=self.jacobian[None],
+                                        asada=self._robot.has_dynamics)
+            return {k: (None if v is None else float(v[0])) for k, v in w.items()}
 
-        return self._derived("manipulability", compute)
+        return self._derived("manipulability_measures", compute)
 
     @property
     def gravity_torque(self) -> np.ndarray | None:

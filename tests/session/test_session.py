@@ -206,6 +206,13 @@ def test_manipulability_and_gravity_match_the_engine(puma):
     s.set_robot(heavy, q=[0.1, 0.7, -0.4, 0.2, 0.5, 0.1])
     np.testing.assert_allclose(s.gravity_torque, gravload(heavy, s.q))
     assert abs(s.gravity_torque[1]) > 1.0  # the shoulder carries the arm
+    w = s.manipulability_measures
+    assert w["yoshikawa"] == pytest.approx(manipulability(heavy, s.q, method="yoshikawa"))
+    assert w["condition"] == pytest.approx(manipulability(heavy, s.q, method="condition"))
+    assert w["asada"] == pytest.approx(manipulability(heavy, s.q, method="asada"), rel=1e-9)
+    assert s.manipulability_measures is w  # cached until the next change
+    s.set_robot(puma)
+    assert s.manipulability_measures["asada"] is None  # no dynamics, no Asada
 
 
 # -- robot, tool, poses ----------------------------------------------------------------------

@@ -24,7 +24,6 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.session.analysis import (
     ManipulabilityHistory,
-    manipulability_measures,
     singularity_threshold,
 )
 from robogui.session.jog import task_mask
@@ -213,17 +212,12 @@ class ManipulabilityPanel(PlotPanel):
             self._show_live()
 
     def _record_live(self) -> None:
-        """Append the measures at the session's configuration, from its cached Jacobian."""
-        s, robot = self.session, self._robot
-        try:
-            m = manipulability_measures(robot, s.q[None], J=s.jacobian[None],
-                                        asada=robot.has_dynamics)
-        except np.linalg.LinAlgError:  # a singular inertia matrix (e.g. UR5 at qz): no Asada
-            m = manipulability_measures(robot, s.q[None], J=s.jacobian[None], asada=False)
+        """Append the session's measures at its configuration (computed once per change)."""
+        m = self.session.manipulability_measures
         now = self.clock()
         for measure, h in self.history.items():
             v = m[measure]
-            h.append(now, float(v[0]) if v is not None else np.nan)
+            h.append(now, v if v is not None else np.nan)
 
     def _on_playhead(self) -> None:
         if self.mode != "trajectory" and self.analysis is not None:
