@@ -4,7 +4,7 @@ matrix, the arm configuration of Puma-like arms and Yoshikawa manipulability.
 Everything shown comes from the session (its cached frames, configuration and
 manipulability) through :mod:`robogui.session.readout`; the panel only displays.
 Position and orientation follow every change, drags included; manipulability is
-updated when a change is complete (slider released).
+updated when a change is complete (slider released) and on every frame of playback.
 """
 
 from __future__ import annotations
@@ -102,13 +102,18 @@ class PosePanel(QtWidgets.QWidget):
         layout.addStretch(1)
 
         subs = self._subs = Subscriptions(self)
-        subs.connect(session.events.frames, lambda _F: self.update_pose())
+        subs.connect(session.events.frames, lambda _F: self._on_frames())
         subs.connect(session.events.changed, lambda _q: self.update_heavy())
         subs.connect(session.events.robot, lambda _r: self.update_heavy())
         for name in ("orientation", "angle_unit", "length_unit"):
             subs.connect(session.display.events[name], lambda _v: self.update_pose())
         self.update_pose()
         self.update_heavy()
+
+    def _on_frames(self) -> None:
+        self.update_pose()
+        if self.session.playing:  # playback is a change that completes only at its end
+            self.update_heavy()
 
     def update_pose(self) -> None:
         """Position, orientation, matrix and configuration from the session's frames."""

@@ -71,6 +71,20 @@ def test_configuration_and_manipulability(window, session):
     assert "not a Puma-like arm" in pp.config_label.text()
 
 
+def test_manipulability_follows_playback(window, session):
+    from robogui.engine.trajectory import jtraj
+
+    robot = session.robot
+    session.set_trajectory(jtraj(robot.pose("qz"), robot.pose("qn"), np.linspace(0, 2, 41)))
+    pp = window.pose_panel
+    session.play()
+    session.advance(0.7)  # one timer tick, mid-move: playback has not completed its change
+    assert session.playing and session.is_changing
+    J = jacob0(robot, session.q)
+    assert float(pp.manip_label.text().split()[0]) == pytest.approx(
+        math.sqrt(np.linalg.det(J @ J.T)), abs=6e-6)
+
+
 def test_copy_to_clipboard(window, session):
     session.set_q(Q)
     window.pose_panel.copy_button.click()
