@@ -116,8 +116,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
         self._build_actions()
         self._build_menus()
-        if not defer_plots:
-            self.ensure_plots()
+        # plots on the first show unless run_app builds them after the first frame: docks
+        # tabbed in a hidden window left a stray tab bar over the Program dock (Qt)
+        self._plots_on_show = not defer_plots
         self.legacy_actions = install_symbolic_and_legacy_actions(self, session)
         self._build_toolbar()
         self.status = self.statusBar()
@@ -412,6 +413,12 @@ class MainWindow(QtWidgets.QMainWindow):
                     self.tabifyDockWidget(first, self.dh_dock)
                     first.raise_()
         return self.plot_docks
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._plots_on_show:
+            self._plots_on_show = False
+            self.ensure_plots()
 
     def closeEvent(self, event) -> None:  # noqa: N802
         if self.teach is not None:

@@ -96,6 +96,17 @@ def test_menus_and_view_toggles(window, session):
     box.close()
 
 
+def test_no_stray_tab_bar_over_the_docks(qtbot, window):
+    # tabbing the plot docks in a hidden window once left a visible "Torques |
+    # Manipulability" bar over the Program dock; each visible bar is one tab group
+    window.ensure_plots()
+    qtbot.wait(50)
+    bars = [b for b in window.findChildren(QtWidgets.QTabBar) if b.isVisible()]
+    titles = [b.tabText(i) for b in bars for i in range(b.count())]
+    assert sorted(titles) == sorted(set(titles))
+    assert {"Torques", "Manipulability", "Joint state", "Jog", "Go to"} <= set(titles)
+
+
 def test_dh_table_shows_the_robot(qtbot, window, session):
     assert window.dh_dock.isHidden()
     plots = window.ensure_plots()
