@@ -96,15 +96,22 @@ def test_menus_and_view_toggles(window, session):
     box.close()
 
 
-def test_no_stray_tab_bar_over_the_docks(qtbot, window):
-    # tabbing the plot docks in a hidden window once left a visible "Torques |
-    # Manipulability" bar over the Program dock; each visible bar is one tab group
-    window.ensure_plots()
+def test_no_stray_tab_bar_over_the_docks(qtbot, session, settings):
+    # guard: tabbing the plot docks in a hidden window once left a visible "Torques |
+    # Manipulability" bar over the Program dock (seen with create_app at 1600x1000; not
+    # reproduced under pytest-qt); each visible bar must be one tab group
+    win = MainWindow(session, settings=settings, restore=False)
+    qtbot.addWidget(win)
+    win.resize(1600, 1000)
+    win.show()
+    qtbot.waitExposed(win)
+    win.ensure_plots()
     qtbot.wait(50)
-    bars = [b for b in window.findChildren(QtWidgets.QTabBar) if b.isVisible()]
+    bars = [b for b in win.findChildren(QtWidgets.QTabBar) if b.isVisible()]
     titles = [b.tabText(i) for b in bars for i in range(b.count())]
     assert sorted(titles) == sorted(set(titles))
     assert {"Torques", "Manipulability", "Joint state", "Jog", "Go to"} <= set(titles)
+    win.close()
 
 
 def test_dh_table_shows_the_robot(qtbot, window, session):
