@@ -3,7 +3,9 @@
 Widgets observe a :class:`Session` through ``session.events`` and change it only
 through its methods. Derived quantities (frames, Jacobian, manipulability, gravity
 torque, arm configuration, joint-limit margins) are computed here, at most once per
-change, and cached until the next change.
+change, and cached until the next change. Quantities along the trajectory (the tool
+path, and the torques and manipulability of :attr:`Session.analysis`) are kept once per
+trajectory, robot and tool.
 
 Events (each called with one argument):
 
@@ -17,6 +19,7 @@ time       the playhead moved; value: float seconds
 changed    a change is complete ("released"): heavy updates may run; value: q
 playing    playback started or stopped; value: bool
 speed      playback speed or loop changed; value: (speed, loop)
+analysis   the trajectory's analysis is ready; value: TrajectoryAnalysis
 ========== ==================================================================
 
 Dragging a slider calls ``set_q(q, changing=True)`` repeatedly ("changing": only the
@@ -101,7 +104,7 @@ class Session(EventEmitter):
     """
 
     EVENTS = ("robot", "tool", "q", "frames", "trajectory", "time", "changed", "playing",
-              "speed")
+              "speed", "analysis")
 
     def __init__(self, robot: Robot, q=None, display: DisplayOptions | None = None):
         self._init_events(self.EVENTS)
@@ -115,6 +118,7 @@ class Session(EventEmitter):
         self._cache: dict[str, Any] = {}
         # per trajectory (not per q): (trajectory, robot, tool path), checked by identity
         self._path_cache: tuple | None = None
+        self._analysis: tuple | None = None  # (robot, trajectory, TrajectoryAnalysis)
 
     # -- robot and tool ------------------------------------------------------------
     @staticmethod
@@ -421,6 +425,41 @@ class Session(EventEmitter):
             path.setflags(write=False)
             self._path_cache = c = (traj, robot, path)
         return c[2]
+
+    @property
+    def analysis(self):
+        """Torques (with their parts) and manipulability along the trajectory, a
+        :class:`~robogui.session.analysis.TrajectoryAnalysis`, once computed for the current
+        trajectory, robot and tool; else None. See :meth:`compute_analysis`."""
+        a = self._analysis
+        if a is not None and a[0] is self._robot and a[1] is self._trajectory:
+            return a[2]
+        return None
+
+    def compute_analysis(self, *, chunk: int | None = None, progress=None, cancel=None):
+        """Analyse the current trajectory (batched, ``chunk`` samples at a time) unless
+        already done, keep and return the result; None without a trajectory or when
+        ``cancel()`` stopped it. ``progress(fraction)`` follows the chunks."""
+        if self.analysis is not None or self._trajectory is None:
+            return self.analysis
+        from .analysis import DEFAULT_CHUNK, TrajectoryAnalysis
+
+        robot, traj = self._robot, self._trajectory
+        result = TrajectoryAnalysis.compute(robot, traj, chunk=chunk or DEFAULT_CHUNK,
+                                            progress=progress, cancel=cancel)
+        if result is not None:
+            self.set_analysis(robot, traj, result)
+        return result
+
+    def set_analysis(self, robot: Robot, trajectory, result) -> bool:
+        """Keep ``result``, computed elsewhere (a worker thread) for ``robot`` and
+        ``trajectory``, if they are still the current ones; fires ``analysis``. True when
+        kept, False when the session has moved on (the result is dropped)."""
+        if robot is not self._robot or trajectory is not self._trajectory:
+            return False
+        self._analysis = (robot, trajectory, result)
+        self._emit("analysis", result)
+        return True
 
     @property
     def T(self) -> np.ndarray:

@@ -189,3 +189,29 @@ def test_torque_limits_from_the_robot_file():
     assert p.t_start == traj.t[over][0] and p.t_end == traj.t[over][-1]
     assert abs(p.value) == pytest.approx(np.abs(tau[over, 0]).max(), rel=1e-12)
     np.testing.assert_array_equal(a.over_limit()[:, 0], over)
+
+
+def test_session_keeps_one_analysis_per_trajectory_robot_and_tool(puma, traj):
+    from robogui.engine.transforms import transl
+    from robogui.session import Session
+
+    s = Session(puma)
+    assert s.analysis is None and s.compute_analysis() is None  # no trajectory
+    s.set_trajectory(traj)
+    events = []
+    s.events.analysis.connect(events.append)
+    a = s.compute_analysis(chunk=100)
+    np.testing.assert_allclose(a.tau, rne(puma, traj.q, traj.qd, traj.qdd), atol=1e-9)
+    assert s.analysis is a and s.compute_analysis() is a and events == [a]  # kept, once
+    s.set_time(0.7)  # playback does not invalidate it
+    assert s.analysis is a
+    # a new tool makes it stale; a result for the old robot is dropped
+    old_robot = s.robot
+    s.set_tool(transl(0, 0, 0.1))
+    assert s.analysis is None
+    assert s.set_analysis(old_robot, traj, a) is False and s.analysis is None
+    b = s.compute_analysis()
+    np.testing.assert_allclose(b.ee_path, fkine(s.robot, traj.q)[:, :3, 3], atol=1e-12)
+    # cancelled: nothing kept
+    s.set_trajectory(jtraj(puma.pose("qz"), puma.pose("qr"), np.linspace(0, 1, 501)))
+    assert s.compute_analysis(chunk=100, cancel=lambda: True) is None and s.analysis is None

@@ -1,8 +1,9 @@
 """Runs the trajectory analysis off the GUI thread, with progress and cancel.
 
 :class:`AnalysisRunner` follows a session: when its trajectory, robot or tool changes it
-(re)computes :class:`~robogui.session.analysis.TrajectoryAnalysis` once, for all the
-plot panels. Short trajectories (``<= sync_limit`` samples, a few tens of ms) are
+has the session compute :class:`~robogui.session.analysis.TrajectoryAnalysis` once
+(``Session.compute_analysis``; the session keeps it as ``Session.analysis``), for all
+the plot panels. Short trajectories (``<= sync_limit`` samples, a few tens of ms) are
 computed on the GUI thread; longer ones in a private one-thread ``QThreadPool``, chunk
 by chunk, reporting progress and stopping between chunks when cancelled. A newer request
 cancels the older job and its late result is dropped. Results come back through Qt
@@ -132,9 +133,14 @@ class AnalysisRunner(QtCore.QObject):
             self.finished.emit(None)
             return
         sync = (len(traj.t) <= self.sync_limit) if synchronous is None else synchronous
+        kept = self.session.analysis
+        if kept is not None:  # computed already (another runner, or before a re-request)
+            self.analysis = kept
+            self.finished.emit(kept)
+            return
         if sync:
             try:
-                result = TrajectoryAnalysis.compute(robot, traj, chunk=self.chunk)
+                result = self.session.compute_analysis(chunk=self.chunk)
             except Exception as exc:  # noqa: BLE001 - shown in the panels
                 self._source = None
                 self.failed.emit(f"{type(exc).__name__}: {exc}")
@@ -175,6 +181,8 @@ class AnalysisRunner(QtCore.QObject):
             return  # superseded by a newer request
         self._busy = False
         self._stop = None
+        robot, traj = self._source
+        self.session.set_analysis(robot, traj, result)
         self.analysis = result
         self.finished.emit(result)
 
