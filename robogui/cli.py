@@ -81,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--program", metavar="PROG", help="teach program (.prog) to open")
     p.add_argument("--trajectory", metavar="CSV",
                    help="trajectory to load on the timeline (CSV: t, q1..qn[, qd.., qdd..])")
+    p.add_argument("--time", type=float, metavar="SECONDS",
+                   help="start with the playhead at this time of the --trajectory")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window once shown")
     p.add_argument("--quit-after-screenshot", action="store_true",
                    help="quit after saving the --screenshot")
@@ -143,6 +145,8 @@ def _render(args) -> int:
 
 
 def _gui(args) -> int:
+    if args.time is not None and not args.trajectory:
+        raise SystemExit("robogui: --time needs a --trajectory to move along")
     robot, q = _load(args)
     from robogui.session.session import Session
 
@@ -154,7 +158,7 @@ def _gui(args) -> int:
                    report_first_frame=args.report_first_frame, size=args.size,
                    view=args.view if args.view != "iso" else None,
                    restore=not args.no_restore, library_name=args.robot,
-                   program=args.program, trajectory=args.trajectory)
+                   program=args.program, trajectory=args.trajectory, time_s=args.time)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -397,6 +397,18 @@ class MainWindow(QtWidgets.QMainWindow):
             "Kinematics and dynamics after Corke's Robotics Toolbox (r6), ROBOOP and "
             "SpaceLib.</p>")
 
+    def open_startup_files(self, program=None, trajectory=None, time_s=None) -> None:
+        """Load a teach program and a CSV trajectory, then put the playhead at ``time_s``
+        (clamped to the trajectory); errors are reported and the rest goes on."""
+        if self.teach is None:
+            return
+        if program:
+            self.teach.program.load_from(program)
+        if trajectory:
+            self.teach.timeline.load_csv(trajectory)
+        if time_s is not None and self.session.trajectory is not None:
+            self.session.set_time(time_s, changing=False)
+
     def ensure_plots(self):
         """Build the plot docks once (torques, manipulability, joint state); returns them."""
         if self.plot_docks is None:
@@ -449,10 +461,12 @@ def create_app(argv=None) -> QtWidgets.QApplication:
 def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bool = False,
             report_first_frame: bool = False, size: tuple[int, int] | None = None,
             view: str | None = None, restore: bool = True, library_name: str | None = None,
-            program: str | None = None, trajectory: str | None = None) -> int:
+            program: str | None = None, trajectory: str | None = None,
+            time_s: float | None = None) -> int:
     """Show the main window for ``session`` and run the event loop; returns the exit code.
 
-    ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up.
+    ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up,
+    and the playhead put at ``time_s`` seconds.
     """
     from .errors import install_excepthook
 
@@ -463,11 +477,7 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
         win.set_origin(library_name)
     if size is not None:
         win.resize(*size)
-    if win.teach is not None:
-        if program:
-            win.teach.program.load_from(program)
-        if trajectory:
-            win.teach.timeline.load_csv(trajectory)
+    win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)
     win.show()
     if view is not None:
         win.set_view(view)

@@ -65,6 +65,11 @@ def test_window_starts_and_saves_a_screenshot(tmp_path):
     assert png_size(shot) == (1200, 800)
 
 
+def test_time_needs_a_trajectory(tmp_path):
+    r = run(["--time", "2.5"], tmp_path)
+    assert r.returncode != 0 and "--time needs a --trajectory" in r.stderr
+
+
 def test_parse_q_and_size():
     puma = load_robot("puma560")
     np.testing.assert_allclose(parse_q(puma, "qr"), [0, math.pi / 2, -math.pi / 2, 0, 0, 0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -188,3 +189,20 @@ def test_load_into_session_reports_and_keeps(session, errors, tmp_path):
     assert session.robot.name == "Puma 560" and len(errors) == 1
     assert library.load_into_session(session, "ur5", errors)
     assert session.robot.name == "UR5"
+
+
+def test_startup_files_and_playhead_time(window, session, errors):
+    from robogui.session.trajectories import load_trajectory_csv
+
+    assets = Path(__file__).resolve().parents[2] / "assets"
+    window.open_startup_files(program=assets / "pick-and-place.prog",
+                              trajectory=assets / "puma560-demo.csv", time_s=4.5)
+    traj = load_trajectory_csv(assets / "puma560-demo.csv", session.robot)
+    assert errors == [] and window.teach.state.program.name == "pick and place demo"
+    assert session.time == 4.5 and not session.is_changing
+    np.testing.assert_allclose(session.q, session.q_at(4.5), atol=1e-12)
+    assert not np.allclose(session.q, traj.q[0])
+    window.open_startup_files(time_s=99.0)  # clamped to the trajectory's end
+    assert session.time == pytest.approx(float(traj.t[-1]))
+    window.open_startup_files(trajectory=assets / "no-such.csv")
+    assert errors and session.trajectory is not None  # reported, the trajectory kept
