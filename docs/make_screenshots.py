@@ -1,0 +1,99 @@
+"""Regenerate the README screenshots in assets/ (run under an X server):
+
+    xvfb-run -a -s "-screen 0 1920x1080x24" python docs/make_screenshots.py
+
+Real windows, real GL (the app's own ``save_screenshot`` and headless ``render``).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui
+
+ROOT = Path(__file__).resolve().parents[1]
+ASSETS = ROOT / "assets"
+
+
+def pump(app, ms: int) -> None:
+    end = QtCore.QDeadlineTimer(ms)
+    while not end.hasExpired():
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        QtCore.QThread.msleep(10)
+
+
+def window(app, robot="puma560", size=(1600, 1000)):
+    from robogui.app.main_window import MainWindow
+    from robogui.app.settings import Settings
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    ini = Path(tempfile.mkdtemp()) / "robogui.ini"
+    settings = Settings(QtCore.QSettings(str(ini), QtCore.QSettings.Format.IniFormat))
+    win = MainWindow(Session(load_robot(robot)), settings=settings, restore=False,
+                     autosave_path=ini.with_name("autosave.prog"))
+    win.set_origin(robot)
+    win.resize(*size)
+    win.show()
+    pump(app, 600)
+    return win
+
+
+def main_screenshot(app) -> None:
+    win = window(app)
+    win.open_startup_files(program=ASSETS / "pick-and-place.prog",
+                           trajectory=ASSETS / "puma560-demo.csv", time_s=4.2)
+    pump(app, 800)
+    win.save_screenshot(ASSETS / "screenshot-main.png")
+    win.close()
+
+
+def teach_screenshot(app) -> None:
+    """Go-to panel: a target under the tool, all eight analytic branches as ghosts."""
+    win = window(app)
+    t = win.teach
+    t.program.load_from(ASSETS / "pick-and-place.prog")
+    win.session.go_to_pose("qn")
+    t.docks["target"].raise_()
+    for d in win.plot_docks.docks.values():
+        d.hide()  # the 3D view gets the height
+    target = t.target
+    target.fill_current(preview=False)
+    x, y, z = (b.value() for b in target.boxes[:3])
+    target.set_pose([x / 1000 - 0.1, y / 1000 + 0.25, z / 1000 + 0.15],
+                    [0.0, 1.5707963, 0.0])
+    pump(app, 800)
+    win.save_screenshot(ASSETS / "screenshot-teach.png")
+    win.close()
+
+
+def robots_grid(app) -> None:
+    from robogui.app.render import render_robot
+
+    names = ["stanford", "panda", "puma560akb", "scara"]
+    tiles = [render_robot(_load(n), None, view="iso", size=(800, 600)) for n in names]
+    out = QtGui.QImage(1600, 1200, QtGui.QImage.Format.Format_RGB32)
+    p = QtGui.QPainter(out)
+    for k, img in enumerate(tiles):
+        p.drawImage((k % 2) * 800, (k // 2) * 600, img)
+    p.end()
+    out.save(str(ASSETS / "robots.png"))
+
+
+def _load(name):
+    from robogui.io.robotfile import load_robot
+
+    return load_robot(name)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    from robogui.app.main_window import create_app
+
+    app = create_app([])
+    main_screenshot(app)
+    teach_screenshot(app)
+    robots_grid(app)
+    print("wrote", ", ".join(p.name for p in sorted(ASSETS.glob("*.png"))))
