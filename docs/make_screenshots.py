@@ -33,7 +33,7 @@ def window(app, robot="puma560", size=(1600, 1000)):
     ini = Path(tempfile.mkdtemp()) / "robogui.ini"
     settings = Settings(QtCore.QSettings(str(ini), QtCore.QSettings.Format.IniFormat))
     win = MainWindow(Session(load_robot(robot)), settings=settings, restore=False,
-                     autosave_path=ini.with_name("autosave.prog"))
+                     autosave_path=False)
     win.set_origin(robot)
     win.resize(*size)
     win.show()

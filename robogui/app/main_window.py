@@ -104,7 +104,8 @@ class MainWindow(QtWidgets.QMainWindow):
             from .teach import install_teach_pendant
 
             self.teach = install_teach_pendant(
-                self, session, autosave_path=autosave_path or self._autosave_path(),
+                self, session, autosave_path=(self._autosave_path() if autosave_path is None
+                               else autosave_path),
                 error_presenter=self.error_presenter)
         # run_app builds the plot docks just after the first frame: a third of a second
         # the window need not wait for

@@ -206,3 +206,9 @@ def test_startup_files_and_playhead_time(window, session, errors):
     assert session.time == pytest.approx(float(traj.t[-1]))
     window.open_startup_files(trajectory=assets / "no-such.csv")
     assert errors and session.trajectory is not None  # reported, the trajectory kept
+
+
+def test_autosave_can_be_switched_off(qtbot, session, settings):
+    win = MainWindow(session, settings=settings, restore=False, autosave_path=False)
+    qtbot.addWidget(win)
+    assert win.teach.state.autosaver is None
