@@ -190,3 +190,21 @@ def test_manufacturer_numbers():
     # both UR arms: tool pointing straight down at the ready pose
     for r in (ur5, ur10, panda):
         np.testing.assert_allclose(r.fkine(r.pose("qr"))[:3, 2], [0, 0, -1], atol=1e-12)
+
+
+def test_panda_identified_dynamics_gaz_2019():
+    panda = load_robot("panda")
+    assert panda.has_dynamics and panda.is_mdh
+    # spot values of the paper's table, as the file carries them
+    m = [link.m for link in panda.links]
+    np.testing.assert_allclose(m, [4.970684, 0.646926, 3.228604, 3.587895, 1.225946,
+                                   1.666555, 0.735522])
+    np.testing.assert_allclose(panda.links[3].r, [-5.317e-2, 1.04419e-1, 2.7454e-2])
+    np.testing.assert_allclose(panda.links[6].I[0, 2], -1.196e-3)  # Ixz of link 7
+    q = panda.pose("qr")
+    # holding the ready pose takes well under Franka's torque limits, and most at joint 4
+    # (the forearm and wrist hang off it horizontally)
+    tau = panda.gravload(q)
+    tau_max = np.array([link.tau_max for link in panda.links])
+    assert np.all(np.abs(tau) < 0.3 * tau_max)
+    assert np.argmax(np.abs(tau)) == 3 and 10 < tau[3] < 30
