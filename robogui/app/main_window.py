@@ -129,8 +129,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
         self.resize(1500, 900)
-        if restore:
-            self.settings.restore_window(self)
+        # True only when a saved layout was there and restored: restoreDockWidget on a
+        # fresh configuration hid the plot docks
+        self._restore_layout = bool(restore and self.settings.restore_window(self))
 
     # -- panels ----------------------------------------------------------------------------
     def add_panel(self, widget: QtWidgets.QWidget, title: str,
@@ -417,6 +418,9 @@ class MainWindow(QtWidgets.QMainWindow):
             for dock in self.plot_docks.docks.values():
                 if self._restore_layout and self.isVisible():
                     self.restoreDockWidget(dock)  # where the saved layout had it
+                    # restoreDockWidget places a dock built after the layout but leaves it
+                    # hidden: show it as it was when the window closed
+                    dock.setVisible(self.settings.dock_visible(dock))
             for act in self.plot_docks.view_actions():
                 self.view_menu.addAction(act)
             if self.dh_dock.isHidden():
@@ -437,6 +441,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.teach is not None:
             self.teach.close()
         if self.plot_docks is not None:
+            self.settings.save_dock_visibility(self.plot_docks.docks.values())
             self.plot_docks.close()
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)

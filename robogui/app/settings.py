@@ -27,6 +27,18 @@ class Settings:
         self.q.setValue("window/geometry", window.saveGeometry())
         self.q.setValue("window/state", window.saveState())
 
+    def save_dock_visibility(self, docks) -> None:
+        """Remember which of ``docks`` (built after the layout is restored) are shown."""
+        for dock in docks:
+            self.q.setValue(f"docks/{dock.objectName()}", not dock.isHidden())
+
+    def dock_visible(self, dock, default: bool = True) -> bool:
+        """Whether ``dock`` was shown when the window last closed (``default`` if unknown)."""
+        raw = self.q.value(f"docks/{dock.objectName()}")
+        if raw is None:
+            return default
+        return raw if isinstance(raw, bool) else str(raw).lower() in ("true", "1")
+
     def restore_window(self, window: QtWidgets.QMainWindow) -> bool:
         """Restore geometry and dock layout; False when nothing was saved."""
         geometry = self.q.value("window/geometry")

@@ -158,6 +158,31 @@ def test_settings_persist_layout_units_and_recent(qtbot, session, settings, tmp_
     win2.close()
 
 
+def test_plot_docks_show_on_first_start_and_keep_their_visibility(qtbot, settings):
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    def start():  # as run_app does: restore the layout, plots after the first frame
+        win = MainWindow(Session(load_robot("puma560")), settings=settings, restore=True,
+                         defer_plots=True)
+        qtbot.addWidget(win)
+        win.show()
+        qtbot.waitExposed(win)
+        docks = win.ensure_plots().docks
+        qtbot.wait(20)
+        return win, docks
+
+    win, docks = start()  # a fresh configuration: nothing saved yet
+    assert docks["torques"].isVisible()
+    docks["manipulability"].hide()
+    win.close()
+    for _ in range(2):  # and the same again after a restart with the saved layout
+        win, docks = start()
+        assert docks["torques"].isVisible() and docks["joint_state"].isVisible()
+        assert docks["manipulability"].isHidden()
+        win.close()
+
+
 def test_screenshot_of_the_window(window, tmp_path):
     path = window.save_screenshot(tmp_path / "shot.png")
     img = QtGui.QImage(str(path))
