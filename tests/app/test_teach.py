@@ -141,16 +141,22 @@ def test_jog_keys_held_in_the_panel(qtbot, pendant, session, clock):
     np.testing.assert_allclose(session.T[:3, 3] - p0, [0.001, 0, -0.001], atol=1e-9)
 
 
-def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings, errors):
-    """A fresh window at 1600 x 1000: all twelve jog buttons, the speed and the tool editor
-    are in sight without scrolling (the dock split once left only the -X/+X row)."""
+def shown_window(qtbot, session, settings, errors, size=(1600, 1000)):
+    """A fresh main window (no saved layout) shown at ``size``."""
     from robogui.app.main_window import MainWindow
 
     win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
     qtbot.addWidget(win)
-    win.resize(1600, 1000)
+    win.resize(*size)
     win.show()
     qtbot.waitExposed(win)
+    return win
+
+
+def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings, errors):
+    """A fresh window at 1600 x 1000: all twelve jog buttons, the speed and the tool editor
+    are in sight without scrolling (the dock split once left only the -X/+X row)."""
+    win = shown_window(qtbot, session, settings, errors)
     p = win.teach
     area = p.docks["jog"].widget()
     # the docks are balanced just after the first show; wait until the layout has settled
@@ -432,13 +438,7 @@ def test_check_results_are_in_sight_and_wrap(qtbot, session, settings, errors):
     """A fresh window at 1600 x 1000: after Check the problems and the status line are in
     sight (the panel once grew to ~940 px in its scroll area and hid them), problems wrap
     instead of scrolling sideways; the move form shows what applies to the move."""
-    from robogui.app.main_window import MainWindow
-
-    win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
-    qtbot.addWidget(win)
-    win.resize(1600, 1000)
-    win.show()
-    qtbot.waitExposed(win)
+    win = shown_window(qtbot, session, settings, errors)
     p = win.teach
     panel = p.program
     for pose in ("qz", "qr", "qn", "qs"):
