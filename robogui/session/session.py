@@ -480,7 +480,18 @@ class Session(EventEmitter):
     def manipulability(self) -> float:
         """Yoshikawa manipulability ``sqrt(det(J J^T))`` over the task directions the arm
         controls (all six for a 6-joint arm), as the plots show it."""
-        return self.manipulability_measures["yoshikawa"]
+        measures = self._cache.get("manipulability_measures")
+        if measures is not None:
+            return measures["yoshikawa"]
+
+        def compute():  # Yoshikawa alone: no inertia matrix per playback frame
+            from .analysis import manipulability_measures
+
+            w = manipulability_measures(self._robot, self._q[None], J=self.jacobian[None],
+                                        asada=False)
+            return float(w["yoshikawa"][0])
+
+        return self._derived("manipulability", compute)
 
     @property
     def manipulability_measures(self) -> dict[str, float | None]:
