@@ -179,17 +179,8 @@ def test_python_export_is_standalone_and_batched():
 
 @pytest.mark.parametrize("name", list_robots())
 def test_c_export_compiles_and_matches(name, tmp_path):
-    cc = shutil.which("cc")
-    assert cc, "the machine's C compiler (cc) is required"
     robot = load_robot(name)
-    c_file, so_file = tmp_path / "kin.c", tmp_path / "libkin.so"
-    c_file.write_text(S.to_c(robot, func_name="kin"))
-    subprocess.run([cc, "-std=c99", "-O1", "-shared", "-fPIC", "-Wall", "-Werror",
-                    str(c_file), "-o", str(so_file), "-lm"], check=True, capture_output=True)
-    lib = ctypes.CDLL(str(so_file))
-    dp = ctypes.POINTER(ctypes.c_double)
-    lib.kin.argtypes = [dp, dp, dp]
-    lib.kin.restype = None
+    lib, dp = _compile_c(S.to_c(robot, func_name="kin"), tmp_path, "full")
     for q in _random_q(robot, 6, 11):
         qa = np.ascontiguousarray(q, dtype=np.float64)
         T, J = np.zeros(16), np.zeros(6 * robot.n)
