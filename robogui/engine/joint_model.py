@@ -1,0 +1,106 @@
+"""Every joint as one description: a constant transform, a motion along or about z, another
+constant transform.
+
+``A_j(q_j) = pre_j @ M(sign_j * q_j + offset_j) @ post_j`` where ``M`` is ``Rz`` for a
+revolute joint and ``Tz`` for a prismatic one. The joint's axis in the world is the z
+axis of ``T_{j-1} @ pre_j`` (its origin is that frame's origin).
+
+- standard D-H, revolute:  pre = I,                 post = Tz(d) Tx(a) Rx(alpha)
+- standard D-H, prismatic: pre = Rz(theta),         post = Tx(a) Rx(alpha)
+- modified D-H, revolute:  pre = Rx(alpha) Tx(a),   post = Tz(d)
+- modified D-H, prismatic: pre = Rx(alpha) Tx(a) Rz(theta), post = I
+- a URDF joint: pre = origin(xyz, rpy) @ R(axis onto z), post = R(axis onto z)^T
+
+Algorithms that walk the chain (recursive Newton-Euler, composite rigid bodies, the
+Jacobian from frames) work on these arrays and need no case per joint kind; the D-H
+kernels keep their own folded code for speed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["JointModels", "joint_models", "model_link_matrices"]
+
+
+def _rz(t: float) -> np.ndarray:
+    c, s = np.cos(t), np.sin(t)
+    return np.array([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]])
+
+
+def _rx(t: float) -> np.ndarray:
+    c, s = np.cos(t), np.sin(t)
+    return np.array([[1.0, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0], [0, 0, 0, 1]])
+
+
+def _tz(d: float) -> np.ndarray:
+    T = np.eye(4)
+    T[2, 3] = d
+    return T
+
+
+def _tx(a: float) -> np.ndarray:
+    T = np.eye(4)
+    T[0, 3] = a
+    return T
+
+
+@dataclass(frozen=True)
+class JointModels:
+    """The chain's joints as arrays: ``pre`` and ``post`` (n, 4, 4), ``revolute`` (n,)
+    bool, ``offset`` and ``sign`` (n,) (``sign`` is -1 for a flipped joint axis)."""
+
+    pre: np.ndarray
+    post: np.ndarray
+    revolute: np.ndarray
+    offset: np.ndarray
+    sign: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.revolute)
+
+
+def _dh_parts(L) -> tuple[np.ndarray, np.ndarray]:
+    if L.mdh:
+        twist = _rx(L.alpha) @ _tx(L.a)
+        if L.joint == "R":
+            return twist, _tz(L.d)
+        return twist @ _rz(L.theta), np.eye(4)
+    if L.joint == "R":
+        return np.eye(4), _tz(L.d) @ _tx(L.a) @ _rx(L.alpha)
+    return _rz(L.theta), _tx(L.a) @ _rx(L.alpha)
+
+
+def joint_models(links) -> JointModels:
+    """The :class:`JointModels` of a Robot (or a sequence of Links)."""
+    links = list(getattr(links, "links", links))
+    pre, post = zip(*(_dh_parts(L) for L in links), strict=True)
+    return JointModels(
+        pre=np.array(pre),
+        post=np.array(post),
+        revolute=np.array([L.joint == "R" for L in links], dtype=bool),
+        offset=np.array([L.offset for L in links], dtype=float),
+        sign=np.array([-1.0 if getattr(L, "flip", False) else 1.0 for L in links]),
+    )
+
+
+def model_link_matrices(jm: JointModels, q2d: np.ndarray) -> np.ndarray:
+    """Link transforms from joint models: (m, n) -> (m, n, 4, 4), batched over m."""
+    q2d = np.asarray(q2d, dtype=float)
+    m, n = q2d.shape
+    v = q2d * jm.sign + jm.offset
+    M = np.zeros((m, n, 4, 4))
+    M[..., 3, 3] = 1.0
+    c, s = np.cos(v), np.sin(v)
+    rev = jm.revolute
+    one = np.ones_like(v)
+    M[..., 0, 0] = np.where(rev, c, one)
+    M[..., 0, 1] = np.where(rev, -s, 0.0)
+    M[..., 1, 0] = np.where(rev, s, 0.0)
+    M[..., 1, 1] = np.where(rev, c, one)
+    M[..., 2, 2] = 1.0
+    M[..., 2, 3] = np.where(rev, 0.0, v)
+    return jm.pre @ M @ jm.post
