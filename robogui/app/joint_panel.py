@@ -15,8 +15,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session import readout
 
-from . import style
-from .bindings import Subscriptions, bind_slider, bind_spinbox, joint_ref
+from . import style, undo
+from .bindings import Ref, Subscriptions, bind_slider, bind_spinbox, joint_ref
 
 __all__ = ["JointPanel", "JointRow", "LimitBar", "STEPS"]
 
@@ -123,8 +123,11 @@ class JointRow(QtWidgets.QFrame):
         grid.setColumnMinimumWidth(1, 64)  # rows line up whatever the joint names
 
         ref = joint_ref(session, j)
-        self.slider_binding = bind_slider(self.slider, ref, self.lo, self.hi, steps=2000)
-        self.spin_binding = bind_spinbox(self.spin, ref)
+        # undo: a drag is one step (at release); wheel / page-key ticks merge into one
+        self.slider_binding = bind_slider(
+            self.slider, _labelled(ref, session, f"Move q{j + 1}", ("slider", j)),
+            self.lo, self.hi, steps=2000)
+        self.spin_binding = bind_spinbox(self.spin, _labelled(ref, session, f"Type q{j + 1}"))
         for w in (self.slider, self.minus, self.plus, self.unit):
             w.installEventFilter(self)
         self._subs = Subscriptions(self)
@@ -167,7 +170,8 @@ class JointRow(QtWidgets.QFrame):
         """Move the joint by one step (coarse or fine), clipped into its limits."""
         delta = STEPS[self.kind][1 if fine else 0] * sign
         value = min(max(self.session.q[self.j] + delta, self.lo), self.hi)
-        self.session.set_joint(self.j, value)
+        with undo.labelled(self.session, f"Step q{self.j + 1}", ("step", self.j)):
+            self.session.set_joint(self.j, value)
 
     def set_selected(self, on: bool) -> None:
         self.setProperty("selected", "true" if on else "false")
@@ -193,6 +197,20 @@ class JointRow(QtWidgets.QFrame):
         while w is not None and not isinstance(w, JointPanel):
             w = w.parentWidget()
         return w
+
+
+def _labelled(ref: Ref, session, text: str, merge_key=None) -> Ref:
+    """``ref`` whose writes are one undo step called ``text``."""
+    def set_(value, changing: bool = False):
+        with undo.labelled(session, text, merge_key):
+            ref.set(value, changing=changing)
+
+    return Ref(get=ref.get, set=set_, signal=ref.signal, finish=ref.finish, name=ref.name)
+
+
+def _step(session, text: str, fn, *args) -> None:
+    with undo.labelled(session, text):
+        fn(*args)
 
 
 def _ctrl_held() -> bool:
@@ -227,10 +245,11 @@ class JointPanel(QtWidgets.QWidget):
         self._poses_layout.setContentsMargins(0, 0, 0, 0)
         self.zero_button = QtWidgets.QPushButton("Zero")
         self.zero_button.setToolTip("all joints to zero (clipped into the limits)")
-        self.zero_button.clicked.connect(session.zero)
+        self.zero_button.clicked.connect(lambda: _step(session, "Zero joints", session.zero))
         self.random_button = QtWidgets.QPushButton("Random")
         self.random_button.setToolTip("a random configuration within the joint limits")
-        self.random_button.clicked.connect(lambda: session.randomize())
+        self.random_button.clicked.connect(
+            lambda: _step(session, "Random configuration", session.randomize))
         actions = QtWidgets.QHBoxLayout()
         actions.addWidget(self.zero_button)
         actions.addWidget(self.random_button)
@@ -273,7 +292,8 @@ class JointPanel(QtWidgets.QWidget):
         for name in self.session.robot.poses:
             b = QtWidgets.QPushButton(name)
             b.setToolTip(f"move to the named pose {name}")
-            b.clicked.connect(lambda _=False, n=name: self.session.go_to_pose(n))
+            b.clicked.connect(lambda _=False, n=name: _step(
+                self.session, f"Named pose {n}", self.session.go_to_pose, n))
             self._poses_layout.addWidget(b)
             self.pose_buttons[name] = b
         self.select(0)

@@ -28,6 +28,7 @@ from .menu_extras import install_symbolic_and_legacy_actions
 from .plots import install_plot_docks
 from .pose_panel import PosePanel
 from .settings import Settings
+from .undo import UndoManager, install_edit_menu
 from .view3d import CAMERA_PRESETS, RobotView
 
 __all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
@@ -35,6 +36,8 @@ __all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
 SHORTCUTS = [
     ("Ctrl+O", "open a robot file"),
     ("Ctrl+Shift+S", "save a screenshot of the window"),
+    ("Ctrl+Z", "undo the last change (joints, tool, robot, program)"),
+    ("Ctrl+Shift+Z / Ctrl+Y", "redo"),
     ("Ctrl+D", "show or hide the D-H table"),
     ("Space", "3D view / timeline: play or pause the trajectory"),
     ("Left / Right", "3D view / timeline: step the trajectory one sample"),
@@ -107,6 +110,11 @@ class MainWindow(QtWidgets.QMainWindow):
                 self, session, autosave_path=(self._autosave_path() if autosave_path is None
                                else autosave_path),
                 error_presenter=self.error_presenter)
+        # every user-visible change of the session and the program is one undo step
+        self.undo = UndoManager(session, self.teach.state if self.teach is not None else None,
+                                self, get_origin=lambda: (self.library_name, self.robot_path),
+                                set_origin=self._restore_origin)
+        self.destroyed.connect(lambda *_, u=self.undo: u.close())
         # run_app builds the plot docks just after the first frame: a third of a second
         # the window need not wait for
         self.plot_docks = None
@@ -220,6 +228,7 @@ class MainWindow(QtWidgets.QMainWindow):
         m.addSeparator()
         m.addAction(self.act_quit)
         self.file_menu = m
+        self.edit_menu = install_edit_menu(self, self.undo)
 
         m = mb.addMenu("&Robot")
         lib = m.addMenu("&Library")
@@ -337,6 +346,13 @@ class MainWindow(QtWidgets.QMainWindow):
         is_library = text in self.picker.names and not Path(text).is_file()
         self.library_name = text if is_library else None
         self.robot_path = None if is_library else str(Path(text).resolve())
+        self.picker.show_library_name(self.library_name)
+        self._on_robot(self.session.robot)
+        self.undo.note_origin()
+
+    def _restore_origin(self, origin) -> None:
+        # undo/redo of a robot change: where that robot came from, as set_origin had it
+        self.library_name, self.robot_path = origin if origin is not None else (None, None)
         self.picker.show_library_name(self.library_name)
         self._on_robot(self.session.robot)
 

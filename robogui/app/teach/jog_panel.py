@@ -26,7 +26,7 @@ from robogui.session.jog import (
     jog_velocity,
 )
 
-from .. import style
+from .. import style, undo
 from ..bindings import Subscriptions
 
 __all__ = ["JogPanel", "JOG_KEYS", "AXIS_NAMES"]
@@ -193,7 +193,8 @@ class JogPanel(QtWidgets.QWidget):
         step = self.step_size(axis)
         res = jog_step(s.robot, s.q, axis, direction, step, self.frame)
         if res.moved:
-            s.set_q(res.q_new)
+            with undo.labelled(s, f"Jog {'+' if direction > 0 else '-'}{axis.upper()}"):
+                s.set_q(res.q_new)
         self._show(res, axis, direction, step)
         return res
 
@@ -221,9 +222,11 @@ class JogPanel(QtWidgets.QWidget):
     def stop_continuous(self) -> None:
         if self._held is None:
             return
+        axis, direction = self._held
         self._held = None
         self.timer.stop()
-        self.session.finish_change()
+        with undo.labelled(self.session, f"Jog {'+' if direction > 0 else '-'}{axis.upper()}"):
+            self.session.finish_change()
 
     def tick(self) -> JogResult | None:
         """One continuous-jog step over the wall-clock time since the previous tick."""

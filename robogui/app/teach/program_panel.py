@@ -25,10 +25,17 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session.program import ProgramError
 
-from .. import style
+from .. import style, undo
 from ..bindings import Subscriptions
 
 __all__ = ["ProgramPanel"]
+
+#: the undo step each program edit makes (Edit > History shows these)
+_EDIT_NAMES = {"record": "Record waypoint", "touch_up": "Touch up waypoint",
+               "rename_waypoint": "Rename waypoint", "set_waypoint_comment": "Comment waypoint",
+               "delete_waypoint": "Delete waypoint", "insert_move": "Add move",
+               "move_move": "Move move", "reorder_moves": "Reorder moves",
+               "delete_move": "Delete move", "update_move": "Edit move"}
 
 _SEVERITY_COLORS = {"error": style.AT_LIMIT_COLOR, "warning": style.NEAR_LIMIT_COLOR,
                     "info": "#9fb0c3"}
@@ -358,7 +365,8 @@ class ProgramPanel(QtWidgets.QWidget):
     # -- edits --------------------------------------------------------------------------------
     def _edit(self, method: str, *args, **kwargs) -> bool:
         try:
-            self.state.edit(method, *args, **kwargs)
+            with undo.labelled(self.session, _EDIT_NAMES.get(method, "Edit program")):
+                self.state.edit(method, *args, **kwargs)
         except ProgramError as exc:
             self._status(str(exc), ok=False)
             self.refresh()  # e.g. undo an in-place rename that was refused

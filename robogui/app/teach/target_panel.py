@@ -22,7 +22,7 @@ from robogui.session.targets import (
 )
 from robogui.session.teach import Ghost
 
-from .. import style
+from .. import style, undo
 from ..bindings import Subscriptions
 
 __all__ = ["TargetPanel"]
@@ -219,7 +219,8 @@ class TargetPanel(QtWidgets.QWidget):
             self._status("Nothing to move to: the target is not reachable", ok=False)
             return False
         self.session.pause()  # a playing trajectory would take the robot straight back
-        self.session.set_q(self.solution.q[self.selected])
+        with undo.labelled(self.session, "Go to target"):
+            self.session.set_q(self.solution.q[self.selected])
         self._status("Moved to the target", ok=True)
         self.state.set_ghosts([])
         return True

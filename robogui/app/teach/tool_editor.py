@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.session.targets import pose_from_xyz_rpy, xyz_rpy_from_pose
 
-from .. import style
+from .. import style, undo
 from ..bindings import Subscriptions
 
 __all__ = ["ToolEditor"]
@@ -49,7 +49,7 @@ class ToolEditor(QtWidgets.QWidget):
             grid.addWidget(box, r, c + 1)
         self.reset_button = QtWidgets.QPushButton("No tool")
         self.reset_button.setToolTip("Identity tool: the TCP is the flange")
-        self.reset_button.clicked.connect(lambda: self.session.set_tool(np.eye(4)))
+        self.reset_button.clicked.connect(self.reset)
         grid.addWidget(self.reset_button, 3, 3)
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
@@ -90,4 +90,10 @@ class ToolEditor(QtWidgets.QWidget):
         shown = np.array([b.value() for b in self.boxes])
         if np.allclose(now, shown, atol=1e-9):
             return
-        self.session.set_tool(T)
+        with undo.labelled(self.session, "Change tool"):
+            self.session.set_tool(T)
+
+    def reset(self) -> None:
+        """No tool: the TCP is the flange."""
+        with undo.labelled(self.session, "No tool"):
+            self.session.set_tool(np.eye(4))
