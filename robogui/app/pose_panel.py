@@ -139,7 +139,7 @@ class PosePanel(QtWidgets.QWidget):
                 self.ori_units[i].setText(unit)
         self.matrix_label.setText(readout.matrix_text(T))
         config = s.arm_config
-        self.config_label.setText("\u2014 (not a Puma-like arm)" if config is None
+        self.config_label.setText("\u2014 (no spherical wrist)" if config is None
                                   else f"<b>{config}</b> &nbsp;{describe_config(config)}")
 
     def update_heavy(self) -> None:

@@ -23,6 +23,19 @@ inverse kinematics: it reads the branch off a configuration already known):
   ``sin(theta5) <= 0``. ``sin(theta5) = z4 . (x4 x x5)``.
 
 Letters follow r6: ``"l"|"r"``, ``"u"|"d"``, ``"n"|"f"``; e.g. ``"lun"``.
+
+:func:`config_of` extends the three signs to any 6-axis arm with a spherical wrist
+(KUKA, ABB, Stanford, ...): Puma-like arms keep the r6 reading above; the others use
+
+* **left/right** - the wrist centre W in front of (right) or behind (left) the
+  shoulder along x1, the common normal from axis 1 towards axis 2 (r6's ``V114``);
+* **up/down** - the elbow (the point of axis 3 nearest axis 2) above or below the line
+  from the shoulder (axis 2) to W, in the world's up direction;
+* **flip** - the sign of ``sin(theta5)``, ``theta5 = q5 + offset5`` (r6: no flip has
+  ``sin(theta5) <= 0``).
+
+These agree with the r6 letters on the Puma 560 for the shoulder and the wrist
+everywhere, and for the elbow wherever the upper arm is not upside down.
 """
 
 from __future__ import annotations
@@ -31,7 +44,7 @@ import math
 
 import numpy as np
 
-__all__ = ["is_puma_like", "arm_config", "describe_config"]
+__all__ = ["is_puma_like", "arm_config", "describe_config", "config_of"]
 
 _PUMA_ALPHA = np.array([1.0, 0.0, -1.0, 1.0, -1.0, 0.0]) * (math.pi / 2)
 
@@ -92,3 +105,33 @@ def describe_config(config: str) -> str:
         "elbow up" if config[1] == "u" else "elbow down",
         "no flip" if config[2] == "n" else "wrist flipped",
     ])
+
+
+def config_of(robot, q, frames: np.ndarray | None = None) -> str | None:
+    """Configuration letters (``"run"`` style) of any 6-axis arm with a spherical wrist at
+    ``q`` (n,); None for other arms. ``frames`` is ``fkine_all(robot, q)`` if known."""
+    from .jog import _closest_point, _joint_axes
+    from .singularity import has_spherical_wrist
+
+    if not has_spherical_wrist(robot):
+        return None
+    q = np.asarray(q, dtype=float)
+    F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)
+    if is_puma_like(robot):
+        return arm_config(F)
+    pts, dirs = _joint_axes(robot, q)
+    W = _closest_point(pts[3:], dirs[3:])[0]
+    right = float(np.dot(W - F[1, :3, 3], F[1, :3, 0])) >= 0.0
+    # the elbow point: on axis 3, nearest axis 2 (its own point when they are parallel)
+    elbow = pts[2]
+    line = W - pts[1]
+    nl = float(np.linalg.norm(line))
+    off = (elbow - pts[1]) - (np.dot(elbow - pts[1], line) / nl ** 2 * line if nl > 1e-12
+                              else 0.0)
+    up_dir = -np.asarray(robot.gravity, float)
+    up_dir = up_dir / np.linalg.norm(up_dir) if np.linalg.norm(up_dir) > 0 else np.array(
+        [0.0, 0.0, 1.0])
+    up = float(np.dot(off, up_dir)) >= 0.0
+    theta5 = q[4] + robot.links[4].offset
+    flip = math.sin(theta5) > 1e-12
+    return ("r" if right else "l") + ("u" if up else "d") + ("f" if flip else "n")

@@ -228,16 +228,30 @@ def is_puma_like(robot) -> bool:
 
 
 def singularity_info(robot, q) -> tuple[str | None, str]:
-    """Which singularity a Puma-like arm at ``q`` (n,) is closest to, and a description.
+    """Which singularity the arm at ``q`` (n,) is closest to, and a description.
 
-    Returns ("wrist"|"elbow"|"shoulder", sentence) for Puma-like arms and
-    ("general", sentence) for others. Each kind has a normalised measure in [0, 1]
-    (sine of an angle, or a distance ratio) whose product with the others is the
-    Jacobian determinant up to constant factors; the smallest one names the kind.
+    Returns ("wrist"|"elbow"|"shoulder", sentence) for arms with a spherical wrist and
+    ("general", sentence) for others; the sentence ends with the lost Cartesian
+    direction(s) from the SVD of J (:mod:`robogui.session.singularity`). Each kind has a
+    normalised measure in [0, 1] (sine of an angle, or a distance ratio) whose product with
+    the others is the Jacobian determinant up to constant factors; the smallest one names
+    the kind.
     """
     q = as_vector(q, robot.n, "q")
-    if not is_puma_like(robot):
-        return "general", "near a singularity"
+    from .singularity import explain_singularity, singularity_kind
+
+    from .singularity import decoupled_words
+
+    kind, text = (_puma_singularity(robot, q) if is_puma_like(robot)
+                  else singularity_kind(robot, q))  # any arm with a spherical wrist
+    how = decoupled_words(robot, q, kind)
+    if how:  # the textbook words, at the wrist centre
+        return kind, f"{text}, {how}"
+    lost = explain_singularity(robot, q, weakest=True).lost
+    return kind, text + "".join(f", {d.text}" for d in lost)
+
+
+def _puma_singularity(robot, q: np.ndarray) -> tuple[str, str]:
     pts, dirs = _joint_axes(robot, q)
     wc, _ = _closest_point(pts[3:], dirs[3:])
     # wrist: axes 4, 5, 6 become coplanar (4 and 6 aligned)

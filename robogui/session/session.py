@@ -526,9 +526,19 @@ class Session(EventEmitter):
 
     @property
     def arm_config(self) -> str | None:
-        """r6 configuration letters, e.g. ``"lun"``, for Puma-like arms; else None."""
+        """r6 configuration letters, e.g. ``"lun"``, for 6-axis arms with a spherical wrist
+        (:func:`~robogui.session.armconfig.config_of`); else None."""
         return self._derived(
-            "arm_config", lambda: armconfig.arm_config(self.frames) if self.is_puma_like else None)
+            "arm_config", lambda: armconfig.config_of(self._robot, self._q, self.frames))
+
+    @property
+    def singularity(self):
+        """What the SVD of the Jacobian says here
+        (:class:`~robogui.session.singularity.SingularityExplanation`), cached per change."""
+        from .singularity import explain_singularity
+
+        return self._derived("singularity",
+                             lambda: explain_singularity(self._robot, self._q, self.jacobian))
 
     @property
     def limit_margin(self) -> np.ndarray:

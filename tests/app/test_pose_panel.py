@@ -68,7 +68,7 @@ def test_configuration_and_manipulability(window, session):
     assert float(pp.manip_label.text().split()[0]) == pytest.approx(
         math.sqrt(np.linalg.det(J @ J.T)), abs=6e-6)
     assert window.open_robot("twolink")
-    assert "not a Puma-like arm" in pp.config_label.text()
+    assert "no spherical wrist" in pp.config_label.text()
 
 
 def test_manipulability_follows_playback(window, session):
