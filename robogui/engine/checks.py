@@ -19,6 +19,7 @@ __all__ = [
     "as_transform",
     "check_homogeneous",
     "check_rotation",
+    "check_finite_result",
 ]
 
 
@@ -27,13 +28,14 @@ def _short(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def as_float_array(value, name: str) -> np.ndarray:
+def as_float_array(value, name: str, *, allow_bool: bool = True) -> np.ndarray:
     """Convert ``value`` to a float64 array, or raise ValueError naming ``name``.
 
     Only numbers are accepted: numpy itself would turn the string ``"1.5"`` into 1.5 and
     ``None`` into NaN, so strings, ``None``, complex numbers and other non-numbers are
     refused here with a message that says so. Objects that convert with ``float()``
-    (Decimal, Fraction, numpy scalars) are fine.
+    (Decimal, Fraction, numpy scalars) are fine. ``allow_bool=False`` refuses booleans
+    too (joint values: True is not an angle).
     """
     if isinstance(value, np.ndarray):
         raw = value
@@ -45,6 +47,10 @@ def as_float_array(value, name: str) -> np.ndarray:
         except (TypeError, ValueError) as exc:  # e.g. a ragged nested list
             raise ValueError(f"{name} must be a numeric array, got {_short(value)}") from exc
     kind = raw.dtype.kind
+    if kind == "b" and not allow_bool:
+        raise ValueError(f"{name} must be numeric, not boolean: got {_short(value)}")
+    if kind == "c":
+        raise ValueError(f"{name} must be numeric, not complex: got {_short(value)}")
     if kind in "biuf":
         return np.asarray(raw, dtype=np.float64)
     if kind != "O" or any(x is None for x in raw.flat):  # numpy would make None a NaN
@@ -81,10 +87,10 @@ def _check_finite(arr: np.ndarray, name: str, want: str = "") -> None:
         raise ValueError(f"{name} contains a non-finite value (NaN or inf){where}{hint}")
 
 
-def _numeric(value, name: str, want: str) -> np.ndarray:
+def _numeric(value, name: str, want: str, allow_bool: bool = True) -> np.ndarray:
     """as_float_array, with the expected shape added to its message."""
     try:
-        return as_float_array(value, name)
+        return as_float_array(value, name, allow_bool=allow_bool)
     except ValueError as exc:
         raise ValueError(f"{exc}; expected shape {want}") from None
 
@@ -109,7 +115,7 @@ def as_joint_array(value, n: int, name: str = "q") -> tuple[np.ndarray, bool]:
     the argument and the expected shape.
     """
     want = f"({n},) or (m, {n})"
-    arr = _numeric(value, name, want)
+    arr = _numeric(value, name, want, allow_bool=False)
     if arr.ndim == 0 and n == 1:
         arr = arr.reshape(1)
     if arr.ndim == 1:
@@ -166,3 +172,29 @@ def as_transform(value, name: str = "T", tol: float = 1e-6, stack: bool = True) 
     _check_finite(arr, name, want)
     check_homogeneous(arr, name, tol)
     return arr
+
+
+def check_finite_result(result, what: str, **inputs) -> None:
+    """Raise ValueError if ``result`` holds inf or NaN although the inputs were finite.
+
+    Finite inputs can still overflow (a joint velocity of 1e308 squared); the message
+    names the input with the largest magnitude among ``inputs`` (name -> array or None),
+    which is what made the result overflow. Cheap when the result is finite.
+    """
+    arr = np.asarray(result)
+    if arr.dtype.kind == "c":
+        arr = arr.view(arr.real.dtype)
+    if np.isfinite(arr).all():
+        return
+    worst, size = None, -1.0
+    for name, value in inputs.items():
+        if value is None:
+            continue
+        v = np.asarray(value)
+        big = float(np.max(np.abs(v))) if v.size else 0.0
+        if big > size:
+            worst, size = name, big
+    blame = f"; {worst} holds values as large as {size:.3g}" if worst else ""
+    raise ValueError(f"{what} would overflow to a non-finite result for these finite inputs"
+                     f"{blame}: give {worst or 'the inputs'} a magnitude that the computation "
+                     "can square (well below 1e150)")

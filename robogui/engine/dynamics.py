@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .checks import as_float_array, as_joint_array, as_vector
+from .checks import as_float_array, as_joint_array, as_vector, check_finite_result
 from .dynamics_eval import RobotDynamics, robot_dynamics
 
 __all__ = [
@@ -98,6 +98,12 @@ def _wrench(fext, m: int) -> tuple[np.ndarray | None, bool]:
     return f2, f.ndim == 1
 
 
+def _prismatic_q(dyn: RobotDynamics, q2d: np.ndarray) -> dict:
+    """``{"q": prismatic joint values}`` for overflow messages (revolute angles enter only
+    through cos and sin, so they cannot make a result overflow)."""
+    return {"q": q2d[:, ~dyn.revolute]} if not dyn.revolute.all() else {}
+
+
 def friction_torque(dyn: RobotDynamics, qd2d: np.ndarray) -> np.ndarray:
     """:func:`friction` on checked (m, n) velocities (real or complex; Coulomb by sign of
     the real part, so complex-step derivatives see only the viscous slope)."""
@@ -139,10 +145,14 @@ def rne(robot, q, qd, qdd, gravity=None, fext=None) -> np.ndarray:
     if gravity is None and fext is None:
         ql, qdl, qddl = (_single_floats(x, dyn.n) for x in (q, qd, qdd))
         if ql is not None and qdl is not None and qddl is not None:
-            return np.array(dyn.rne_floats(ql, qdl, qddl))
+            out = dyn.rne_floats(ql, qdl, qddl)
+            if math.isfinite(sum(out)):
+                return np.array(out)
     (q2d, qd2d, qdd2d), single = joint_args(robot, (q, "q"), (qd, "qd"), (qdd, "qdd"))
     f2d, f_single = _wrench(fext, q2d.shape[0])
     tau = dyn.run("full", q2d, qd2d, qdd2d, base_accel(dyn, gravity), f2d, motor=True)
+    check_finite_result(tau, "rne", **_prismatic_q(dyn, q2d), qd=qd2d, qdd=qdd2d, fext=f2d,
+                        gravity=gravity)
     return tau[0] if single and f_single else tau
 
 
@@ -156,9 +166,12 @@ def gravload(robot, q, gravity=None) -> np.ndarray:
     if gravity is None:
         ql = _single_floats(q, dyn.n)
         if ql is not None:
-            return np.array(dyn.gravload_floats(ql))
+            out = dyn.gravload_floats(ql)
+            if math.isfinite(sum(out)):
+                return np.array(out)
     q2d, single = as_joint_array(q, robot.n, "q")
     tau = dyn.run("gravity", q2d, g_base=base_accel(dyn, gravity))
+    check_finite_result(tau, "gravload", q=q2d, gravity=gravity)
     return tau[0] if single else tau
 
 
@@ -170,6 +183,7 @@ def inertia(robot, q) -> np.ndarray:
     dyn = require_dynamics(robot, "inertia")
     q2d, single = as_joint_array(q, robot.n, "q")
     M = dyn.run("inertia", q2d, diag=dyn.armature)
+    check_finite_result(M, "inertia", q=q2d)
     return M[0] if single else M
 
 
@@ -183,6 +197,7 @@ def itorque(robot, q, qdd) -> np.ndarray:
     dyn = require_dynamics(robot, "itorque")
     (q2d, qdd2d), single = joint_args(robot, (q, "q"), (qdd, "qdd"))
     tau = dyn.run("novelocity", q2d, qdd2d=qdd2d, motor=True)
+    check_finite_result(tau, "itorque", **_prismatic_q(dyn, q2d), qdd=qdd2d)
     return tau[0] if single else tau
 
 
@@ -195,6 +210,7 @@ def coriolis_torque(robot, q, qd) -> np.ndarray:
     dyn = require_dynamics(robot, "coriolis_torque")
     (q2d, qd2d), single = joint_args(robot, (q, "q"), (qd, "qd"))
     tau = dyn.run("velocity", q2d, qd2d=qd2d)
+    check_finite_result(tau, "coriolis_torque", **_prismatic_q(dyn, q2d), qd=qd2d)
     return tau[0] if single else tau
 
 
@@ -219,6 +235,7 @@ def coriolis(robot, q, qd) -> np.ndarray:
     q_rep = np.broadcast_to(q2d, (2 * n, m, n)).reshape(2 * n * m, n)
     Q = dyn.run("velocity", q_rep, qd2d=qd_pm).reshape(2, n, m, n)
     C = np.transpose((Q[0] - Q[1]) * 0.25, (1, 2, 0))  # (m, i, j)
+    check_finite_result(C, "coriolis", **_prismatic_q(dyn, q2d), qd=qd2d)
     return C[0] if single else C
 
 
@@ -251,6 +268,8 @@ def torque_components(robot, q, qd, qdd, gravity=None) -> TorqueComponents:
     (q2d, qd2d, qdd2d), single = joint_args(robot, (q, "q"), (qd, "qd"), (qdd, "qdd"))
     n = dyn.n
     parts = dyn.run("components", q2d, qd2d, qdd2d, g_base=base_accel(dyn, gravity))
+    check_finite_result(parts, "torque_components", **_prismatic_q(dyn, q2d), qd=qd2d,
+                        qdd=qdd2d, gravity=gravity)
     g, i, c = parts[:, :n], parts[:, n:2 * n], parts[:, 2 * n:]
     if dyn.has_armature:
         i = i + dyn.armature * qdd2d

@@ -54,6 +54,7 @@ class RobotDynamics:
         self._B_list = self.B.tolist()
         self._tp_list = self.Tc_plus.tolist()
         self._tm_list = self.Tc_minus.tolist()
+        self.revolute = np.array(dh.revolute, dtype=bool)
         self.offset = dh.offset.copy()
         self.offset_list = self.offset.tolist()
         self.has_offset = bool(np.any(self.offset))

@@ -299,7 +299,7 @@ def _as_mask(mask, n: int) -> np.ndarray:
 
 def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
           slimit: int = 50, method: str = "lm", joint_limits: bool = True,
-          chain: bool = True, seed: int | None = 0, lam_bar: float = 1e-9,
+          chain: bool = True, seed: int | None = 0, lam_bar: float = 1e-12,
           mask_frame: str = "base") -> IKResult:
     """Numeric inverse kinematics (base and tool included).
 
@@ -328,14 +328,23 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
         solves all poses at once, vectorised, each from q0. A q0 with one row per pose
         (m, n) gives every pose its own start, so it is not chained.
     seed : random-restart seed (reproducible by default).
+    lam_bar : the constant part of the Levenberg-Marquardt damping. It must stay well
+        below the squared smallest singular value of the Jacobian at a solution 1e-3 rad
+        from a singularity (about 1e-9 on the Puma), or the step along the nearly lost
+        direction is damped away and the solve stalls there.
 
-    Returns an :class:`IKResult`; never NaN.
+    Returns an :class:`IKResult`; never NaN. When no search succeeds, ``q`` is the best
+    one found inside the joint limits (lowest pose error; angles shifted by 2 pi into
+    them), ``residual`` its pose error, and ``reason`` says what went wrong: beyond the
+    arm's reach, reached only outside the limits, stalled at a singularity, or the best
+    error seen. ValueError for a target too far away to compute a pose error (1e308 m).
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
     Tt = as_transform(T, "T")
     single = Tt.ndim == 2
     Tt = Tt.reshape(-1, 4, 4)
+    _check_target_range(robot, Tt)
     m, n = Tt.shape[0], robot.n
     w = _as_mask(mask, n)
     if mask_frame not in ("base", "end"):
@@ -384,18 +393,53 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
     return IKResult(q, ok, it, res, tuple(str(s) for s in why))
 
 
+def _check_target_range(robot, Tt: np.ndarray) -> None:
+    """ValueError when a target's distance from the base overflows (e.g. 1e308 m): no
+    pose error could be computed, so there is nothing to search for."""
+    d = Tt[:, :3, 3] - robot.base[:3, 3]
+    bad = ~np.isfinite(np.sum(d * d, axis=1))
+    if np.any(bad):
+        k = int(np.argmax(bad))
+        where = "T" if len(Tt) == 1 else f"T[{k}]"
+        raise ValueError(f"{where} has its position {Tt[k, :3, 3].tolist()} m too far from "
+                         "the base to compute a pose error (its distance overflows); give a "
+                         "target within reach")
+
+
+def _sigma_min(robot, q: np.ndarray) -> np.ndarray:
+    """Smallest singular value of the Jacobian at q (m, n): (m,)."""
+    _, J = _evaluate(robot, q)
+    return np.linalg.svd(J, compute_uv=False)[:, -1]
+
+
+def _pose_residual(robot, Tt34, q, w, end) -> np.ndarray:
+    """Weighted pose error (m,) of q (m, n) against the targets' top rows (m, 3, 4)."""
+    Tc, J = _evaluate(robot, q)
+    e = _pose_error(Tt34, Tc)
+    if end:
+        e, _ = _to_end(Tc[:, :, :3], e, J)
+    return _residual(e, w)
+
+
 def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits, rng,
                  lam_bar, end):
-    """Vectorised searches with restarts for every pose of Tt (m, 4, 4)."""
+    """Vectorised searches with restarts for every pose of Tt (m, 4, 4).
+
+    A pose that no search solves gets the best q seen (the lowest pose error among the
+    search results that lie inside the joint limits, after shifting angles by 2 pi) and
+    a reason built from what was seen: an end point beyond the arm's reach, solutions
+    only outside the limits, or the best error and whether the arm is singular there.
+    """
     m, n = Tt.shape[0], robot.n
     lim = robot.qlim if joint_limits else None
     rev = robot.dh_arrays.revolute
     q_out = np.array(Q0, dtype=float)
     ok = np.zeros(m, dtype=bool)
     iters = np.zeros(m, dtype=int)
-    res = np.full(m, np.inf)
+    res = np.full(m, np.inf)  # best residual among in-limit results (inf: none yet)
     why = np.array(["did not converge"] * m, dtype=object)
     outside = np.zeros(m, dtype=bool)
+    out_res = np.full(m, np.inf)  # best residual among results outside the limits
     # an end point farther from the base than the arm can stretch is not worth a search
     dist = np.linalg.norm(Tt[:, :3, 3] - robot.base[:3, 3], axis=1)
     reach = _reach_bound(robot)
@@ -417,17 +461,21 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
             q, r, it = _search(robot, Tt34[pend], start, w, tol, ilimit, method, lam_bar,
                                end)
         iters[pend] += it
-        better = r < res[pend]
-        res[pend[better]] = r[better]
-        q_out[pend[better]] = q[better]
         conv = r < tol
         if lim is not None:
             qs, inside = _into_limits(q, lim, rev)
-            good = conv & inside
-            outside[pend[conv & ~inside]] = True
-            q_out[pend[good]] = qs[good]
         else:
-            good = conv
+            qs, inside = q, np.ones(len(q), dtype=bool)
+        r_in = np.where(inside, r, np.inf)  # a 2 pi shift keeps the pose error
+        if lim is not None and not np.all(inside):  # outside: its projection into limits
+            r_in[~inside] = _pose_residual(robot, Tt34[pend[~inside]], qs[~inside], w, end)
+        better = r_in < res[pend]  # best in-limit q so far
+        res[pend[better]] = r_in[better]
+        q_out[pend[better]] = qs[better]
+        worse_out = ~inside & (r < out_res[pend])
+        out_res[pend[worse_out]] = r[worse_out]
+        outside[pend[conv & ~inside]] = True
+        good = conv & inside
         ok[pend[good]] = True
         pend = pend[~good]
         if lim is not None:
@@ -435,23 +483,34 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
         else:
             start = rng.uniform(-math.pi, math.pi, (pend.size, n))
     why[ok] = "converged"
-    for i in pend:
-        if outside[i]:
-            why[i] = (f"converged only outside the joint limits in {slimit} searches "
-                      f"(best pose error {res[i]:.3g})")
-        elif not far[i]:
-            why[i] = (f"no solution in {slimit} searches of {ilimit} iterations (best pose "
-                      f"error {res[i]:.3g} m/rad); the pose may be out of reach")
-    bad = np.flatnonzero(~ok)
-    if bad.size:  # failures report a finite q (inside the limits) and its true residual
+    none_inside = np.flatnonzero(~ok & ~np.isfinite(res))
+    if none_inside.size:  # not searched (out of reach): the start, clipped into the limits
         if lim is not None:
-            q_out[bad] = np.clip(q_out[bad], lim[:, 0], lim[:, 1])
-        Tc, J = _evaluate(robot, q_out[bad])
-        e = _pose_error(Tt34[bad], Tc)
-        if end:
-            e, _ = _to_end(Tc[:, :, :3], e, J)
-        res[bad] = _residual(e, w)
+            q_out[none_inside] = np.clip(q_out[none_inside], lim[:, 0], lim[:, 1])
+        res[none_inside] = _pose_residual(robot, Tt34[none_inside], q_out[none_inside], w,
+                                          end)
+    if pend.size:
+        smin = _sigma_min(robot, q_out[pend])
+        for i, sm in zip(pend, smin, strict=True):
+            why[i] = _failure_reason(res[i], out_res[i], outside[i], sm, tol, slimit, ilimit)
     return q_out, ok, iters, res, why
+
+
+def _failure_reason(best, best_out, outside, smin, tol, slimit, ilimit) -> str:
+    """Words for a pose that no search solved (see _solve_batch)."""
+    head = f"no solution within tol {tol:.3g} in {slimit} searches of {ilimit} iterations"
+    if outside:
+        return (f"{head}: the pose was attained only outside the joint limits (error "
+                f"{best_out:.3g}); the best q inside them has pose error {best:.3g} m/rad")
+    text = f"{head}; the best q inside the limits has pose error {best:.3g} m/rad"
+    if smin < 1e-6:
+        text += (f" at a singularity (smallest singular value of the Jacobian {smin:.2g}): "
+                 "the solver stalls where the arm loses a direction of motion")
+    elif best < 1e-6:
+        text += "; it is close: a larger tol or ilimit may accept it"
+    else:
+        text += "; the pose may be out of reach or only reachable outside the joint limits"
+    return text
 
 
 # -- analytic solution for Puma-560-like arms ------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import as_float_array, as_joint_array
-from .kinematics import run_kernel
+from .kinematics import check_prismatic_overflow, run_kernel
 
 __all__ = ["jacob0", "jacobe", "jacobn", "jacob_dot", "dTdqi", "jacobian_dls_inv"]
 
@@ -78,6 +78,7 @@ def jacob0(robot, q, frames=None) -> np.ndarray:
         J = _jacob0_frames(robot, _check_frames(robot, frames, q2d.shape[0], single))
         return J[0] if single else J
     vals = run_kernel(robot, q2d, single, "jac", layout="samples")
+    check_prismatic_overflow(robot, vals, q2d, "jacob0")
     return np.array(vals).reshape(6, n) if single else vals.reshape(-1, 6, n)
 
 

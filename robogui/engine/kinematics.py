@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import as_joint_array
+from .checks import as_joint_array, check_finite_result
 
 __all__ = ["link_matrices", "fkine", "fkine_all", "joint_locations", "link_transform",
-           "run_kernel", "kernel_for"]
+           "run_kernel", "kernel_for", "check_prismatic_overflow"]
 
 
 # -- kernel generation ---------------------------------------------------------------
@@ -377,6 +377,14 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     return out[:, :k] if k % 2 else out
 
 
+def check_prismatic_overflow(robot, vals, q2d: np.ndarray, what: str) -> None:
+    """ValueError if a huge prismatic joint value made a result overflow. Revolute angles
+    enter only through cos and sin, so an all-revolute chain skips the check."""
+    rev = robot.dh_arrays.revolute
+    if not rev.all():
+        check_finite_result(vals, what, q=q2d[:, ~rev])
+
+
 def fkine(robot, q) -> np.ndarray:
     """End-effector pose, base and tool included: (n,) -> (4, 4); (m, n) -> (m, 4, 4).
 
@@ -384,6 +392,7 @@ def fkine(robot, q) -> np.ndarray:
     """
     q2d, single = as_joint_array(q, robot.n)
     vals = run_kernel(robot, q2d, single, "end", layout="samples")
+    check_prismatic_overflow(robot, vals, q2d, "fkine")
     return np.array(vals).reshape(4, 4) if single else vals.reshape(-1, 4, 4)
 
 
@@ -395,6 +404,7 @@ def fkine_all(robot, q) -> np.ndarray:
     q2d, single = as_joint_array(q, robot.n)
     n = robot.n
     vals = run_kernel(robot, q2d, single, "all", layout="samples")
+    check_prismatic_overflow(robot, vals, q2d, "fkine_all")
     return np.array(vals).reshape(n + 1, 4, 4) if single else vals.reshape(-1, n + 1, 4, 4)
 
 
