@@ -58,6 +58,11 @@ class RobotDynamics:
         self.offset = dh.offset.copy()
         self.offset_list = self.offset.tolist()
         self.has_offset = bool(np.any(self.offset))
+        # flipped axes (Link.flip): the programs run on the D-H joint values
+        # sign * q (rates and accelerations likewise); torques come back times sign
+        self.sign = dh.sign.copy()
+        self.sign_list = self.sign.tolist()
+        self.has_flip = dh.has_flip
         self._gravity_f = None
         self.base_R = np.array(robot.base[:3, :3])
         self.g_default = self.base_accel(np.asarray(robot.gravity))
@@ -78,20 +83,37 @@ class RobotDynamics:
     def run_floats(self, kind: str, q, qd=None, qdd=None, g_base=(0.0, 0.0, 0.0), fe=None):
         """One state given as lists of floats: the program's output values (a tuple)."""
         prog = self.program(kind, g_base, fe is not None)
+        if self.has_flip:
+            sg = self.sign_list
+            q, qd, qdd = ([a * b for a, b in zip(x, sg, strict=True)] if x is not None
+                          else None for x in (q, qd, qdd))
         if self.has_offset:
             q = [a + b for a, b in zip(q, self.offset_list, strict=True)]
         c, s = cos_sin_floats(q)
-        return prog.function(False)(c, s, q, qd, qdd, g_base, fe)
+        vals = prog.function(False)(c, s, q, qd, qdd, g_base, fe)
+        return self._unflip_floats(prog, kind, vals) if self.has_flip else vals
+
+    def _unflip_floats(self, prog: Program, kind: str, vals) -> tuple:
+        """Program outputs by the D-H joint values -> by q (Link.flip signs)."""
+        sg, n = self.sign_list, self.n
+        if kind == "inertia":
+            return tuple(v * sg[i] * sg[j] for v, (i, j) in zip(vals, prog.where, strict=True))
+        return tuple(v * sg[i % n] for v, (i, _) in zip(vals, prog.where, strict=True))
 
     def gravload_floats(self, q: list[float]) -> list[float]:
         """Gravity torque for one state under the robot's own gravity (the lean path)."""
         f = self._gravity_f
         if f is None:
             f = self._gravity_f = self.program("gravity", self.g_default).function(False)
+        if self.has_flip:
+            q = [a * b for a, b in zip(q, self.sign_list, strict=True)]
         if self.has_offset:
             q = [a + b for a, b in zip(q, self.offset_list, strict=True)]
         c, s = cos_sin_floats(q)
-        return f(c, s, q, None, None, self.g_default, None)
+        vals = f(c, s, q, None, None, self.g_default, None)
+        if self.has_flip:
+            vals = self._unflip_floats(self.program("gravity", self.g_default), "gravity", vals)
+        return vals
 
     def friction_floats(self, qd: list[float]) -> list[float]:
         """Friction torque (as :func:`robogui.engine.dynamics.friction`) for one state."""
@@ -150,7 +172,11 @@ class RobotDynamics:
                 b = min(m, a + size)
                 rows = _workspace(b - a, dtype, 5 * n + 6 + prog.n_regs)
                 qT, C, S = rows[0:n], rows[n:2 * n], rows[2 * n:3 * n]
-                np.add(q2d[a:b].T, self.offset[:, None], out=qT)
+                if self.has_flip:
+                    np.multiply(q2d[a:b].T, self.sign[:, None], out=qT)
+                    qT += self.offset[:, None]
+                else:
+                    np.add(q2d[a:b].T, self.offset[:, None], out=qT)
                 lo, hi = prog.trig_range
                 if cplx:
                     np.cos(qT[lo:hi], out=C[lo:hi])
@@ -161,15 +187,23 @@ class RobotDynamics:
                 if qd2d is not None:
                     QD = rows[3 * n:4 * n]
                     np.copyto(QD, qd2d[a:b].T)
+                    if self.has_flip:
+                        QD *= self.sign[:, None]
                 if qdd2d is not None:
                     QDD = rows[4 * n:5 * n]
                     np.copyto(QDD, qdd2d[a:b].T)
+                    if self.has_flip:
+                        QDD *= self.sign[:, None]
                 FE = fe_const
                 if fe_rows:
                     FE = rows[5 * n:5 * n + 6]
                     np.copyto(FE, fext2d[a:b].T)
                 vals = func(C, S, qT, QD, QDD, g_base, FE, rows[5 * n + 6:])
                 self._store(prog, kind, vals, out, slice(a, b))
+                if self.has_flip:
+                    self._unflip_block(kind, out[..., a:b])
+                    QD = None if QD is None else QD * self.sign[:, None]
+                    QDD = None if QDD is None else QDD * self.sign[:, None]
                 if motor:
                     self._motor(out[:, a:b], QD, QDD)
         if kind == "inertia":
@@ -178,6 +212,13 @@ class RobotDynamics:
                     out[i, i] += diag[i]
             return out.transpose(2, 0, 1)
         return out.T
+
+    def _unflip_block(self, kind: str, block: np.ndarray) -> None:
+        """Outputs by the D-H joint values -> by q, in place (Link.flip signs)."""
+        if kind == "inertia":
+            block *= (self.sign[:, None] * self.sign[None, :])[..., None]
+        else:
+            block *= np.tile(self.sign, block.shape[0] // self.n)[:, None]
 
     def _motor(self, block: np.ndarray, QD, QDD) -> None:
         """Add armature torque and friction compensation to an (n, k) torque block."""

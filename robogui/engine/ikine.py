@@ -212,12 +212,13 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
     n = robot.n
     kern = kernel_for(robot, "endjac")
     offs = robot.dh_arrays.offset_list
+    sgn = robot.dh_arrays.sign_list  # Link.flip (seeds: flipped joint axes)
     wl = w.tolist()
     weighted = bool(np.any(w != 1.0))
     q = np.array(q, dtype=float)
     cos, sin = math.cos, math.sin
     for it in range(ilimit + 1):
-        qo = [a + b for a, b in zip(q.tolist(), offs, strict=True)]
+        qo = [a * f + b for a, f, b in zip(q.tolist(), sgn, offs, strict=True)]
         v = kern([cos(x) for x in qo], [sin(x) for x in qo], qo)
         e = _error_floats(tt, v)
         if end:  # weights on end-effector components: the array path

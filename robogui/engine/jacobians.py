@@ -57,12 +57,16 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _jacob0_frames(robot, F: np.ndarray) -> np.ndarray:
+def _jacob0_frames(robot, F: np.ndarray, flip: bool = True) -> np.ndarray:
+    """jacob0 from frames; ``flip=False`` gives the columns by the D-H joint values
+    (before the sign of flipped axes, Link.flip, is applied)."""
     z, o, pe = _axes(robot, F)
-    rev = robot.dh_arrays.revolute
+    dh = robot.dh_arrays
+    rev = dh.revolute
     Jv = np.where(rev[:, None], _cross(z, pe[:, None, :] - o), z)
     Jw = np.where(rev[:, None], z, 0.0)
-    return np.concatenate([Jv, Jw], axis=2).transpose(0, 2, 1)
+    J = np.concatenate([Jv, Jw], axis=2).transpose(0, 2, 1)
+    return J * dh.sign if flip and dh.has_flip else J
 
 
 def jacob0(robot, q, frames=None) -> np.ndarray:
@@ -128,8 +132,11 @@ def jacob_dot(robot, q, qd, frames=None) -> np.ndarray:
     else:
         F = _check_frames(robot, frames, q2d.shape[0], single)
     z, o, pe = _axes(robot, F)
-    rev = robot.dh_arrays.revolute
-    J = _jacob0_frames(robot, F)
+    dh = robot.dh_arrays
+    rev = dh.revolute
+    if dh.has_flip:  # work with the D-H joint rates; columns get the sign at the end
+        qd2 = qd2 * dh.sign
+    J = _jacob0_frames(robot, F, flip=False)
     wq = np.where(rev, qd2, 0.0)[..., None] * z  # (m, n, 3) angular velocity per joint
     pq = np.where(rev, 0.0, qd2)[..., None] * z  # linear velocity per prismatic joint
     # exclusive cumulative sums: what joints k < j contribute at joint j
@@ -143,6 +150,8 @@ def jacob_dot(robot, q, qd, frames=None) -> np.ndarray:
     Jvd = np.where(rev[:, None], Jvd, zd)
     Jwd = np.where(rev[:, None], zd, 0.0)
     Jd = np.concatenate([Jvd, Jwd], axis=2).transpose(0, 2, 1)
+    if dh.has_flip:
+        Jd = Jd * dh.sign
     return Jd[0] if single else Jd
 
 
@@ -168,6 +177,7 @@ def dTdqi(robot, q, i: int) -> np.ndarray:
         D[:, :3, 3] = _cross(z, pe - o)
     else:
         D[:, :3, 3] = z
+    D *= robot.dh_arrays.sign[i]  # a flipped axis (Link.flip) turns the other way
     return D[0] if single else D
 
 

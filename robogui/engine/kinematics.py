@@ -205,15 +205,17 @@ def _build(robot, what: str) -> tuple[list[str], list, list]:
         for j in range(n):
             fr = frames[j + 1] if dh.mdh else frames[j]  # the frame whose z is joint j's axis
             z, o = fr[2], fr[3]
+            # a flipped axis (Link.flip) moves the other way: the column changes sign
+            fl = g.neg if dh.has_flip and dh.sign[j] < 0 else (lambda x: x)
             if dh.revolute[j]:
                 dd = [g.sub(pe[r], o[r]) for r in range(3)]
                 for r in range(3):
                     r1, r2 = (r + 1) % 3, (r + 2) % 3
-                    Jv[r][j] = g.sub(g.mul(z[r1], dd[r2]), g.mul(z[r2], dd[r1]))
-                    Jw[r][j] = z[r]
+                    Jv[r][j] = fl(g.sub(g.mul(z[r1], dd[r2]), g.mul(z[r2], dd[r1])))
+                    Jw[r][j] = fl(z[r])
             else:
                 for r in range(3):
-                    Jv[r][j] = z[r]
+                    Jv[r][j] = fl(z[r])
                     Jw[r][j] = _const(0)
         for rows in (Jv, Jw):
             for r in range(3):
@@ -267,7 +269,7 @@ def link_matrices(links_or_robot, q2d: np.ndarray) -> np.ndarray:
 
         dh = DHArrays.from_links(list(links_or_robot))
     q2d = np.asarray(q2d, dtype=np.float64)
-    qo = q2d + dh.offset
+    qo = dh.joint_values(q2d)
     theta = np.where(dh.revolute, qo, dh.theta)
     d = np.where(dh.revolute, dh.d, qo)
     ct, st = np.cos(theta), np.sin(theta)
@@ -344,13 +346,18 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     dh = robot.dh_arrays
     if single:
         kern = kernel_for(robot, what)
-        qo = [qj + oj for qj, oj in zip(q2d[0].tolist(), dh.offset_list, strict=True)]
+        if dh.has_flip:
+            qo = [qj * sj + oj for qj, sj, oj in zip(q2d[0].tolist(), dh.sign_list,
+                                                     dh.offset_list, strict=True)]
+        else:
+            qo = [qj + oj for qj, oj in zip(q2d[0].tolist(), dh.offset_list, strict=True)]
         c, s = cos_sin_floats(qo)
         return kern(c, s, qo)
     kern = kernel_for(robot, what, batch=True)
     m, k = q2d.shape[0], kern.n_out
     # (n, m) C-ordered so that each joint's row is contiguous for the kernel's ufuncs
-    qo = np.add(q2d.T, dh.offset[:, None], order="C")
+    qT = q2d.T * dh.sign[:, None] if dh.has_flip else q2d.T
+    qo = np.add(qT, dh.offset[:, None], order="C")
     if layout == "rows":
         out = np.empty((k, m))
         rows = list(out)

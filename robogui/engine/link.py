@@ -51,6 +51,13 @@ class Link:
     armature inertia ``Jm`` (motor side), gear ratio ``G``, viscous friction ``B`` and
     Coulomb friction ``Tc`` (scalar, or ``(tau_plus, tau_minus)``), both motor referred.
     ``tau_max`` is an optional joint torque (or force) limit, used by the plots.
+    ``flip=True`` reverses the joint's axis (roboticstoolbox ``Link(flip=True)``): the
+    motion is ``theta = -q + offset`` (revolute) or ``d = -q + offset`` (prismatic).
+
+    Every input form of roboticstoolbox-python's links is accepted: ``Tc`` a scalar (the
+    symmetric ``(Tc, -Tc)``), a one- or two-element sequence; ``I`` three diagonal values,
+    the six ``[Ixx Iyy Izz Ixy Iyz Ixz]`` or a 3x3 matrix. r6 legacy rows: see
+    :meth:`from_row`, :attr:`dh`, :attr:`dyn`.
 
     >>> Link(a=1.0).A(0.5)[:2, 3].round(4)
     array([0.8776, 0.4794])
@@ -73,6 +80,7 @@ class Link:
     Tc: tuple[float, float] = (0.0, 0.0)
     name: str = ""
     tau_max: float | None = None
+    flip: bool = False
 
     def __post_init__(self):
         s = lambda attr, v: object.__setattr__(self, attr, v)  # frozen: set once here
@@ -89,6 +97,10 @@ class Link:
             raise ValueError(f"mdh must be True (modified D-H) or False (standard), "
                              f"got {self.mdh!r}")
         s("mdh", bool(self.mdh))
+        if not isinstance(self.flip, (bool, np.bool_)) and self.flip not in (0, 1):
+            raise ValueError(f"flip must be True (reversed joint axis) or False, "
+                             f"got {self.flip!r}")
+        s("flip", bool(self.flip))
         if self.B < 0:
             raise ValueError(f"B (viscous friction) must not be negative, got {self.B}")
 
@@ -111,8 +123,8 @@ class Link:
         I.setflags(write=False)
 
         tc = as_float_array(self.Tc, "Tc (Coulomb friction)")
-        if tc.ndim == 0:
-            tc = np.array([abs(float(tc)), -abs(float(tc))])
+        if tc.ndim == 0 or tc.shape == (1,):
+            tc = np.array([abs(float(tc.ravel()[0])), -abs(float(tc.ravel()[0]))])
         if tc.shape != (2,) or not np.all(np.isfinite(tc)):
             raise ValueError(f"Tc must be a scalar or (tau_plus, tau_minus), got {self.Tc!r}")
         s("Tc", (float(tc[0]), float(tc[1])))
@@ -141,6 +153,28 @@ class Link:
     def sigma(self) -> int:
         """r6 joint type flag: 0 revolute, 1 prismatic."""
         return 0 if self.joint == "R" else 1
+
+    @property
+    def dh(self) -> np.ndarray:
+        """r6 ``link.dh``: the legacy row ``[alpha A theta D sigma]`` (5,)."""
+        from .r6 import dh_row
+
+        return dh_row(self)
+
+    @property
+    def dyn(self) -> np.ndarray:
+        """r6 ``link.dyn``: the legacy 20-value ``dyn`` row (20,)."""
+        from .r6 import dyn_row
+
+        return dyn_row(self)
+
+    @classmethod
+    def from_row(cls, row, mdh: bool = False, **extra) -> Link:
+        """r6 ``link(row)``: from ``[alpha A theta D]``, ``[alpha A theta D sigma]`` or a
+        20-value ``dyn`` row (see :func:`robogui.engine.r6.link_from_row`)."""
+        from .r6 import link_from_row
+
+        return link_from_row(row, mdh=mdh, **extra)
 
     @property
     def has_dynamics(self) -> bool:
@@ -183,7 +217,7 @@ class Link:
     def _key(self) -> tuple:
         return (self.joint, self.theta, self.d, self.a, self.alpha, self.mdh, self.offset,
                 self.qlim, self.m, tuple(self.r), tuple(self.I.ravel()), self.Jm, self.G,
-                self.B, self.Tc, self.name, self.tau_max)
+                self.B, self.Tc, self.name, self.tau_max, self.flip)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Link) and self._key() == other._key()
@@ -196,4 +230,6 @@ class Link:
         extra = ", mdh=True" if self.mdh else ""
         if self.offset:
             extra += f", offset={self.offset:g}"
+        if self.flip:
+            extra += ", flip=True"
         return f"Link(joint={self.joint!r}, {kin}{extra})"

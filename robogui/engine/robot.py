@@ -34,6 +34,10 @@ class DHArrays:
     cos_alpha: np.ndarray
     sin_alpha: np.ndarray
     mdh: bool
+    # -1 for a flipped joint axis (Link.flip), else 1: the D-H angle (or length) is
+    # sign * q + offset; has_flip lets the common case skip the product
+    sign: np.ndarray = None
+    has_flip: bool = False
     # generated kinematics kernels, filled lazily by robogui.engine.kinematics
     kernels: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -41,6 +45,14 @@ class DHArrays:
     def offset_list(self) -> list[float]:
         """The joint offsets as Python floats (for the one-state kinematics path)."""
         return self.offset.tolist()
+
+    @cached_property
+    def sign_list(self) -> list[float]:
+        return self.sign.tolist()
+
+    def joint_values(self, q2d: np.ndarray) -> np.ndarray:
+        """The D-H joint values ``sign * q + offset`` of (m, n) joint vectors."""
+        return (q2d * self.sign if self.has_flip else q2d) + self.offset
 
     @classmethod
     def from_links(cls, links: Sequence[Link]) -> DHArrays:
@@ -59,6 +71,8 @@ class DHArrays:
             cos_alpha=ca,
             sin_alpha=sa,
             mdh=bool(links[0].mdh) if links else False,
+            sign=np.array([-1.0 if L.flip else 1.0 for L in links]),
+            has_flip=any(L.flip for L in links),
         )
 
 
@@ -222,6 +236,39 @@ class Robot:
                 total += max(abs(L.qlim[0]), abs(L.qlim[1]))
         total += float(np.linalg.norm(self._tool[:3, 3]))
         return total if total > 0 else 1.0
+
+    @property
+    def flip(self) -> np.ndarray:
+        """Per joint True where the axis is reversed (``Link.flip``): (n,) bool."""
+        return np.array([L.flip for L in self._links], dtype=bool)
+
+    # -- r6 legacy matrices ----------------------------------------------------------
+    @classmethod
+    def from_dh(cls, dh, name: str = "noname", manufacturer: str = "", comment: str = "",
+                **kw) -> Robot:
+        """r6 ``robot(DH, name, manuf, comment)``: rows ``[alpha A theta D sigma]``
+        (n x 4 or n x 5); ``mdh=True`` for modified D-H; other keywords go to Robot."""
+        from .r6 import robot_from_dh
+
+        return robot_from_dh(dh, name, manufacturer, comment, **kw)
+
+    @classmethod
+    def from_dyn(cls, dyn, name: str = "noname", manufacturer: str = "", comment: str = "",
+                 **kw) -> Robot:
+        """r6 ``robot(DYN, ...)``: from an n x 20 legacy ``dyn`` matrix."""
+        from .r6 import robot_from_dyn
+
+        return robot_from_dyn(dyn, name, manufacturer, comment, **kw)
+
+    @property
+    def dh(self) -> np.ndarray:
+        """r6 ``robot.dh``: the legacy matrix, rows ``[alpha A theta D sigma]`` (n, 5)."""
+        return np.array([L.dh for L in self._links])
+
+    @property
+    def dyn(self) -> np.ndarray:
+        """r6 ``robot.dyn``: the legacy n x 20 matrix."""
+        return np.array([L.dyn for L in self._links])
 
     # -- limits ----------------------------------------------------------------
     @property
@@ -415,6 +462,7 @@ _DELEGATES = {
     "dynamics_linear": ("torque_novelocity", "delta_torque", "dq_torque", "dqp_torque",
                         "dtau_dq", "dtau_dqp"),
     "fdyn": ("accel", "fdyn"),
+    "robot_tools": ("todegrees", "toradians", "isspherical", "jointdynamics"),
 }
 
 

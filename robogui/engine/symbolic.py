@@ -126,6 +126,8 @@ def _link_sym(L, qi):
     import sympy
 
     off = _num(L.offset)
+    if getattr(L, "flip", False):  # reversed axis: the D-H value is -q + offset
+        qi = -qi
     if L.joint == "R":
         th, d = qi + off, _num(L.d)
         ct, st = sympy.cos(th), sympy.sin(th)
@@ -167,7 +169,8 @@ def _derive(robot) -> SymbolicKinematics:
             F = frames[i + 1] if L.mdh else frames[i]
             if L.mdh and i == n - 1 and not robot.tool_is_identity:
                 F = (frames[i] * A[i]).applyfunc(_simp)
-            ang = [F[r, 2] for r in range(3)]
+            sgn = -1 if getattr(L, "flip", False) else 1  # a flipped axis turns the other way
+            ang = [sgn * F[r, 2] for r in range(3)]
         else:
             ang = [sympy.Integer(0)] * 3
         cols.append(lin + ang)
@@ -183,7 +186,8 @@ def kinematic_key(robot) -> tuple:
     """What the symbolic T and J depend on: per link the joint type, D-H parameters,
     offset and convention, then the base and tool transforms (hashable)."""
     links = tuple((L.joint, float(L.theta), float(L.d), float(L.a), float(L.alpha),
-                   float(L.offset), bool(L.mdh)) for L in robot.links)
+                   float(L.offset), bool(L.mdh), bool(getattr(L, "flip", False)))
+                  for L in robot.links)
     return (links, tuple(np.asarray(robot.base, dtype=float).ravel()),
             tuple(np.asarray(robot.tool, dtype=float).ravel()))
 

@@ -46,7 +46,7 @@ TOP_KEYS = ("format", "name", "manufacturer", "source", "comment", "convention",
             "length_units", "gravity", "base", "tool", "poses", "links")
 TOP_REQUIRED = ("format", "name", "convention", "units", "links")
 LINK_KEYS = ("joint", "name", "theta", "d", "a", "alpha", "offset", "qlim", "m", "r", "I",
-             "Jm", "G", "B", "Tc", "tau_max")
+             "Jm", "G", "B", "Tc", "tau_max", "flip")
 FRAME_KEYS = ("xyz", "rpy", "matrix")
 CONVENTIONS = {"standard": False, "modified": True}
 ANGLE_UNITS = {"rad": None, "deg": math.radians}
@@ -244,6 +244,11 @@ class _Reader:
             tc = t["Tc"]
             kw["Tc"] = self.number(tc, "Tc") if not isinstance(tc, list) else tuple(
                 self.numbers(tc, 2, "Tc"))
+        if "flip" in t:
+            if not isinstance(t["flip"], bool):
+                raise self.error(f"must be true (reversed joint axis) or false, got "
+                                 f"{t['flip']!r}", "flip")
+            kw["flip"] = t["flip"]
         if "tau_max" in t:
             kw["tau_max"] = self.number(t["tau_max"], "tau_max")
             if kw["tau_max"] < 0:
@@ -456,6 +461,8 @@ def _link_items(L: Link) -> list[tuple[str, object]]:
     items += [("a", L.a), ("alpha", L.alpha)]
     if L.offset != 0.0:
         items.append(("offset", L.offset))
+    if L.flip:
+        items.append(("flip", True))
     if L.qlim is not None:
         items.append(("qlim", list(L.qlim)))
     if L.m != 0.0:
