@@ -3,6 +3,7 @@
 # Sourced by .ci/test and .ci/app; safe to run again (installs nothing when all are present).
 set -euo pipefail
 ROBOGUI_APT_PACKAGES="xvfb xauth libgl1 libegl1 libgl1-mesa-dri libglx-mesa0 libxkbcommon0 \
+libegl-mesa0 libgbm1 libopengl0 \
 libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 \
 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libxcb-xfixes0 libxrender1 \
 libfontconfig1 libdbus-1-3 fonts-dejavu-core"

@@ -4,6 +4,7 @@
     robogui --robot stanford --q qz           # another library robot, pose by name
     robogui --robot my_arm.toml --q=0,0.5,-0.5 --view front
     robogui render --robot puma560 --q qr --view iso --size 1600x1200 -o out.png
+    robogui render --robot puma560 --trajectory move.csv --fps 25 -o move.mp4   # or .gif
 
 Qt is imported only when a command needs it, so ``robogui --help`` (and future
 headless commands) start quickly and run without a display.
@@ -62,6 +63,16 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return v
+
+
 def _robot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--robot", default="puma560", metavar="NAME|FILE",
                    help="library robot name or robot file (default: puma560)")
@@ -93,16 +104,28 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ignore the saved window layout")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    r = sub.add_parser("render", help="render a robot to an image without a window "
-                                      "(needs an X server, e.g. xvfb-run)")
+    r = sub.add_parser(
+        "render", help="render a picture or a video of a robot without a window (no display "
+                       "needed: see README, 'Pictures and videos')")
     _robot_args(r)
     r.add_argument("--size", type=parse_size, default=(1600, 1200), metavar="WxH",
-                   help="image size (default 1600x1200)")
+                   help="picture or video frame size (default 1600x1200)")
     r.add_argument("--projection", choices=("perspective", "orthographic"), default="perspective")
     r.add_argument("--noa", action="store_true", help="label the tool axes N, O, A")
     r.add_argument("--no-shadow", action="store_true")
     r.add_argument("--frames", action="store_true", help="draw every link frame")
-    r.add_argument("-o", "--output", required=True, metavar="PNG", help="output image file")
+    r.add_argument("--trajectory", metavar="CSV", help="render this trajectory as a video")
+    r.add_argument("--program", metavar="PROG",
+                   help="render this teach program's compiled trajectory as a video")
+    r.add_argument("--fps", type=_positive_float, default=30.0,
+                   help="video frames per second (default 30)")
+    r.add_argument("--speed", type=_positive_float, default=1.0,
+                   help="playback rate: trajectory seconds per video second (default 1)")
+    r.add_argument("--overlay", default="", metavar="LIST",
+                   help="comma-separated video overlays: time, q, torque")
+    r.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="picture (.png, .jpg), video (.mp4, .webm, .gif) or image sequence "
+                        "(a folder/ or a name with %%04d)")
 
     # its options are parsed by robogui.io.robmat itself (see main)
     sub.add_parser("robmat", add_help=False,
@@ -127,21 +150,65 @@ def _load(args) -> tuple[object, np.ndarray | None]:
 
 
 def _render(args) -> int:
+    from robogui.app.headless import configure_headless_gl
+    from robogui.io.video import video_kind
+
     robot, q = _load(args)
     from robogui.session.session import DisplayOptions
 
+    try:
+        kind = video_kind(args.output)
+        overlays = _parse_overlays(args.overlay)
+    except ValueError as exc:
+        raise SystemExit(f"robogui: {exc}") from None
+    moving = args.trajectory is not None or args.program is not None
+    if kind != "still" and not moving:
+        raise SystemExit(f"robogui: {args.output} is a video; give --trajectory or --program")
+    if kind == "still" and moving:
+        raise SystemExit(f"robogui: {args.output} is a picture; write .mp4, .webm, .gif "
+                         "or an image sequence to render --trajectory/--program")
+    motion = None
+    if moving:
+        from robogui.session.video import load_motion
+
+        try:
+            motion = load_motion(robot, trajectory=args.trajectory, program=args.program)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"robogui: {exc}") from None
     display = DisplayOptions(projection=args.projection, show_shadow=not args.no_shadow,
                              wrist_labels="noa" if args.noa else "xyz",
                              show_link_frames=args.frames)
-    from robogui.app.render import render_robot  # Qt only from here on
+    headless = configure_headless_gl()  # before Qt: no display -> EGL without a window
+    if headless:
+        from robogui.app.headless import quiet_qt_messages
+
+        quiet_qt_messages()
+    from robogui.app import render  # Qt only from here on
 
     try:
-        img = render_robot(robot, q, view=args.view, size=args.size, path=args.output,
-                           display=display)
-    except OSError as exc:
+        if motion is None:
+            img = render.render_robot(robot, q, view=args.view, size=args.size,
+                                      path=args.output, display=display)
+            print(f"wrote {args.output} ({img.width()}x{img.height()})")
+            return 0
+        size = args.size
+        count = render.render_video(robot, motion, args.output, fps=args.fps, speed=args.speed,
+                                    size=size, view=args.view, display=display,
+                                    overlays=overlays)
+    except (OSError, ValueError, RuntimeError) as exc:
         raise SystemExit(f"robogui: {exc}") from None
-    print(f"wrote {args.output} ({img.width()}x{img.height()})")
+    print(f"wrote {args.output} ({count} frames, {size[0]}x{size[1]}, {args.fps:g} fps)")
     return 0
+
+
+def _parse_overlays(text: str):
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [t for t in names if t not in ("time", "q", "torque")]
+    if bad:
+        raise ValueError(f"--overlay: unknown {', '.join(bad)}; choose from time, q, torque")
+    from robogui.session.video import Overlays
+
+    return Overlays(time="time" in names, q="q" in names, torque="torque" in names)
 
 
 def _gui(args) -> int:

@@ -28,6 +28,7 @@ import time
 import numpy as np
 from OpenGL import GL
 from pyqtgraph.opengl.GLViewWidget import GLViewMixin
+from pyqtgraph.opengl.items.GLLinePlotItem import GLLinePlotItem
 from PySide6 import QtCore, QtGui, QtOpenGL, QtWidgets
 
 __all__ = ["SceneWindow", "SceneContainer", "plane_covers_viewport", "is_software_renderer"]
@@ -79,6 +80,8 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
 
     #: a software-GL frame drawn within this many ms of the previous one is single-sampled
     settle_ms = 120
+    #: text size factor for :meth:`paint_overlay` (set by :meth:`render_image`'s ``scale``)
+    overlay_scale = 1.0
 
     def __init__(self, samples: int = 4):
         share = QtGui.QOpenGLContext.globalShareContext()
@@ -172,10 +175,12 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
 
     # -- grabbing -------------------------------------------------------------------------------
     def render_image(self, width: int | None = None, height: int | None = None,
-                     samples: int | None = None) -> QtGui.QImage:
+                     samples: int | None = None, scale: float = 1.0) -> QtGui.QImage:
         """Render the scene now into an image (multisampled), overlays included.
 
         Works before the window is shown (an off-screen context sharing its resources).
+        ``scale`` multiplies line widths and the overlay's text (:attr:`overlay_scale`):
+        pictures larger than the screen stay as legible as the view.
         """
         w = max(1, int(width or self.width()))
         h = max(1, int(height or self.height()))
@@ -196,14 +201,26 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         fbo.bind()
         GL.glEnable(GL.GL_MULTISAMPLE)  # a QPainter on the window may have disabled it
         GL.glViewport(0, 0, w, h)
-        self.paint(region=(0, 0, w, h), viewport=(0, 0, w, h))
+        lines = [it for it in self.items if isinstance(it, GLLinePlotItem)] if scale != 1 else []
+        widths = [it.width for it in lines]
+        for it in lines:
+            it.width = it.width * scale
+        try:
+            self.paint(region=(0, 0, w, h), viewport=(0, 0, w, h))
+        finally:
+            for it, width in zip(lines, widths, strict=True):
+                it.width = width
         fbo.release()
         image = fbo.toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
         del fbo
         if self.has_overlay():
+            self.overlay_scale = float(scale)
             painter = QtGui.QPainter(image)
-            self.paint_overlay(painter)
-            painter.end()
+            try:
+                self.paint_overlay(painter)
+            finally:
+                painter.end()
+                self.overlay_scale = 1.0
         return image
 
     def _make_offscreen_current(self) -> None:

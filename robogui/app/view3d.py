@@ -163,6 +163,7 @@ class RobotScene(SceneWindow):
             f"robogui-lit-{id(self)}",
             [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)])
         self._display = display or (session.display if session is not None else DisplayOptions())
+        self._projection = self._display.projection  # the options' projection from the start
         self._robot = None
         self._parts: list[_Part] = []
         self._static: list[tuple[gl.GLGraphicsItem, str]] = []  # floor, grid, pedestal
@@ -182,6 +183,7 @@ class RobotScene(SceneWindow):
         """Follow ``session``: rebuild on robot/tool/scale changes, move on frames."""
         self._session = session
         self._display = session.display
+        self._projection = session.display.projection
         subs = self._subs = Subscriptions(self)
         subs.connect(session.events.robot, lambda _r: self._rebuild(fit=True))
         subs.connect(session.events.tool, lambda _T: self._rebuild(fit=False))
@@ -603,15 +605,16 @@ class RobotScene(SceneWindow):
         xy = self.project(self.label_points(labels))
         painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
         font = self.font()
+        k = self.overlay_scale  # > 1 in pictures larger than the screen (render_image)
         for lab, (x, y) in zip(labels, xy, strict=True):
-            font.setPointSizeF(11.5 if lab.kind == "name" else 10.5)
+            font.setPointSizeF(k * (11.5 if lab.kind == "name" else 10.5))
             font.setBold(True)
             painter.setFont(font)
             fm = painter.fontMetrics()
             w = fm.horizontalAdvance(lab.text)
-            x0, y0 = x - w / 2, y + fm.ascent() / 2 - fm.descent() / 2 + lab.dy
+            x0, y0 = x - w / 2, y + fm.ascent() / 2 - fm.descent() / 2 + k * lab.dy
             painter.setPen(QtGui.QColor(0, 0, 0, 160))  # soft outline for contrast
-            painter.drawText(QtCore.QPointF(x0 + 1, y0 + 1), lab.text)
+            painter.drawText(QtCore.QPointF(x0 + k, y0 + k), lab.text)
             painter.setPen(QtGui.QColor(lab.color))
             painter.drawText(QtCore.QPointF(x0, y0), lab.text)
 
