@@ -187,6 +187,19 @@ class _LinkRot:
         return b.rotx(self.ca, self.sa, b.rotz(self.c, self.s, v, True), True)
 
 
+class _GeneralRot:
+    """^{i-1}R_i = C Rz(theta) for a general joint (C constant, folded by the builder)."""
+
+    def __init__(self, b: _Builder, C, c, s):
+        self.b, self.C, self.Ct, self.c, self.s = b, C, [list(r) for r in zip(*C)], c, s
+
+    def apply(self, v):
+        return self.b.matvec(self.C, self.b.rotz(self.c, self.s, v))
+
+    def apply_t(self, v):
+        return self.b.rotz(self.c, self.s, self.b.matvec(self.Ct, v), True)
+
+
 class _ToolRot:
     def __init__(self, b: _Builder, R):
         self.b, self.R = b, R
@@ -207,7 +220,7 @@ def rne_outputs(b: _Builder, par: dict, c, s, d, qd, qdd, grav, fext, first_row=
     mdh = par["mdh"]
     zero = (0.0, 0.0, 0.0)
     rots, pvec = [], []
-    for j in range(n):
+    for j in range(n if not par.get("general") else 0):
         ca, sa = par["ca"][j], par["sa"][j]
         rots.append(_LinkRot(b, c[j], s[j], ca, sa, mdh))
         a_j = par["a"][j]
@@ -216,6 +229,13 @@ def rne_outputs(b: _Builder, par: dict, c, s, d, qd, qdd, grav, fext, first_row=
         else:  # r6 eq. 28: origin of frame j from frame j-1, in frame j
             pvec.append((a_j, b.mul(d[j], sa), b.mul(d[j], ca)))
 
+    if par.get("general"):
+        # general joints, in Craig's form on the axis frames: frame j-1 -> constant C_j
+        # -> motion about/along z; origin of frame j in frame j-1 is C_p + C_R (0, 0, d)
+        for j in range(n):
+            C = par["C"][j]
+            rots.append(_GeneralRot(b, [row[:3] for row in C[:3]], c[j], s[j]))
+            pvec.append(tuple(b.add(C[r][3], b.mul(C[r][2], d[j])) for r in range(3)))
     w, wd, vd = zero, zero, tuple(grav)
     Fs, Ns = [], []
     for j in range(n):
@@ -288,7 +308,37 @@ def rne_outputs(b: _Builder, par: dict, c, s, d, qd, qdd, grav, fext, first_row=
     return tau
 
 
+def _general_params(robot) -> dict:
+    """Per-link constants for a robot with general joints, on the axis frames.
+
+    Axis frame j is link frame j-1 times ``pre_j`` times the joint motion, so the step
+    from axis frame j-1 to j is ``C_j = post_{j-1} pre_j``; link j's inertials and the
+    tool are moved from the link frame (``post_j`` further) into axis frame j.
+    """
+    jm = robot.joint_models
+    n = robot.n
+    C, r, inert = [], [], []
+    for j in range(n):
+        prev = jm.post[j - 1] if j else np.eye(4)
+        C.append([[_clean(float(x)) for x in row] for row in (prev @ jm.pre[j])])
+        R, p = jm.post[j][:3, :3], jm.post[j][:3, 3]
+        L = robot.links[j]
+        r.append(tuple(_clean(float(x)) for x in R @ L.r + p))
+        inert.append([[_clean(float(x)) for x in row] for row in R @ L.I @ R.T])
+    tool = jm.post[n - 1] @ robot.tool
+    return {
+        "n": n, "mdh": True, "general": True,
+        "revolute": [bool(x) for x in jm.revolute],
+        "C": C,
+        "m": [float(L.m) for L in robot.links], "r": r, "I": inert,
+        "tool_R": tool[:3, :3].tolist(),
+        "tool_p": tuple(float(x) for x in tool[:3, 3]),
+    }
+
+
 def _link_params(robot) -> dict:
+    if robot.is_general:
+        return _general_params(robot)
     dh = robot.dh_arrays
     links = robot.links
     return {
@@ -430,7 +480,11 @@ def _inputs(b: _Builder, robot, kind: str, grav_mask, fext: bool, column: int | 
         if dh.revolute[j]:
             c.append(b.load(f"c{j}", f"C[{j}]"))
             s.append(b.load(f"s{j}", f"S[{j}]"))
-            d.append(float(dh.d[j]))
+            d.append(0.0 if robot.is_general else float(dh.d[j]))
+        elif robot.is_general:  # every link on the axis frames (see _general_params)
+            c.append(1.0)
+            s.append(0.0)
+            d.append(b.load(f"d{j}", f"D[{j}]"))
         else:
             th = float(dh.theta[j])
             c.append(_clean(math.cos(th)))

@@ -275,9 +275,9 @@ def _reach_bound(robot) -> float:
     """An upper bound on the distance from the base origin to the tool point (m)."""
     total = float(np.linalg.norm(robot.tool[:3, 3]))
     for L in robot.links:
-        total += abs(L.a)
+        total += L.length if L.is_general else abs(L.a)
         if L.joint == "R":
-            total += abs(L.d)
+            total += 0.0 if L.is_general else abs(L.d)
         elif L.qlim is None:
             return math.inf  # unlimited travel: no bound
         else:
@@ -525,6 +525,8 @@ def _puma_geometry(robot):
     why = []
     if robot.n != 6 or robot.structure != "RRRRRR":
         why.append(f"it has joints {robot.structure}, not six revolute joints")
+    elif robot.is_general:
+        why.append("it has general (URDF) joints, not D-H parameters")
     elif robot.is_mdh:
         why.append("it uses modified D-H parameters")
     else:

@@ -33,12 +33,15 @@ def _check_frames(robot, frames, m: int, single: bool) -> np.ndarray:
 def _axes(robot, F: np.ndarray):
     """Joint axes z (m, n, 3), points on them o (m, n, 3) and the end point pe (m, 3).
 
-    Standard D-H: joint j moves about z of frame j; modified D-H: about z of frame j+1.
+    Standard D-H: joint j moves about z of frame j; modified D-H: about z of frame j+1;
+    general joints: about z of frame j times the joint's constant ``pre``.
     The last frame of fkine_all carries the tool, which is taken off for the axis.
     """
     n = robot.n
     pe = F[:, n, :3, 3]
-    if robot.is_mdh:
+    if robot.is_general:  # the axis frame of joint j is frame j-1 times its constant pre
+        A = F[:, :n] @ robot.joint_models.pre
+    elif robot.is_mdh:
         A = F[:, 1:n + 1]
         if not robot.tool_is_identity:
             A = A.copy()

@@ -9,7 +9,8 @@ axis of ``T_{j-1} @ pre_j`` (its origin is that frame's origin).
 - standard D-H, prismatic: pre = Rz(theta),         post = Tx(a) Rx(alpha)
 - modified D-H, revolute:  pre = Rx(alpha) Tx(a),   post = Tz(d)
 - modified D-H, prismatic: pre = Rx(alpha) Tx(a) Rz(theta), post = I
-- a URDF joint: pre = origin(xyz, rpy) @ R(axis onto z), post = R(axis onto z)^T
+- a general (URDF) joint: pre = origin @ R_a, post = R_a^T @ post_link, with R_a the
+  rotation whose z column is the joint axis (exact for the coordinate axes)
 
 Algorithms that walk the chain (recursive Newton-Euler, composite rigid bodies, the
 Jacobian from frames) work on these arrays and need no case per joint kind; the D-H
@@ -22,7 +23,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["JointModels", "joint_models", "model_link_matrices"]
+__all__ = ["JointModels", "joint_models", "model_link_matrices", "axis_rotation",
+           "general_links"]
+
+
+def axis_rotation(axis) -> np.ndarray:
+    """A rotation (3, 3) whose third column is the unit vector ``axis``.
+
+    For a coordinate axis (+-x, +-y, +-z) every entry is exactly 0 or +-1, so the
+    kernels that fold constants see the same zeros as for a D-H joint.
+    """
+    a = np.asarray(axis, dtype=float)
+    a = a / np.linalg.norm(a)
+    if a[2] == 1.0:
+        return np.eye(3)
+    h = np.array([0.0, 0.0, 1.0]) if abs(a[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+    x = np.cross(h, a)
+    x /= np.linalg.norm(x)
+    y = np.cross(a, x)
+    return np.column_stack([x, y, a])
 
 
 def _rz(t: float) -> np.ndarray:
@@ -63,7 +82,15 @@ class JointModels:
         return len(self.revolute)
 
 
+def _general_parts(L) -> tuple[np.ndarray, np.ndarray]:
+    Ra = np.eye(4)
+    Ra[:3, :3] = axis_rotation(L.axis)
+    return L.origin @ Ra, Ra.T @ L.post
+
+
 def _dh_parts(L) -> tuple[np.ndarray, np.ndarray]:
+    if getattr(L, "origin", None) is not None:
+        return _general_parts(L)
     if L.mdh:
         twist = _rx(L.alpha) @ _tx(L.a)
         if L.joint == "R":
@@ -104,3 +131,18 @@ def model_link_matrices(jm: JointModels, q2d: np.ndarray) -> np.ndarray:
     M[..., 2, 2] = 1.0
     M[..., 2, 3] = np.where(rev, 0.0, v)
     return jm.pre @ M @ jm.post
+
+
+def general_links(links) -> tuple:
+    """The same links as general joints (origin = pre, axis z, post), dynamics and limits
+    kept: a D-H robot re-described without D-H parameters, e.g. for a URDF file."""
+    links = list(getattr(links, "links", links))
+    jm = joint_models(links)
+    out = []
+    for j, L in enumerate(links):
+        if L.is_general:
+            out.append(L)
+            continue
+        out.append(L.replace(theta=0.0, d=0.0, a=0.0, alpha=0.0, mdh=False,
+                             origin=jm.pre[j], axis=(0.0, 0.0, 1.0), post=jm.post[j]))
+    return tuple(out)

@@ -144,6 +144,35 @@ def _const(x) -> tuple:
     return (float(x), None)
 
 
+def _times_const(g: _Gen, frame, M: np.ndarray):
+    """frame @ M for a constant 4x4 M, folding its zeros and ones."""
+    X, Y, Z, P = frame
+    cols = (X, Y, Z)
+    rot = tuple(g.lin(M[:3, k], cols) for k in range(3))
+    Pt = g.lin(M[:3, 3], cols)
+    return (*rot, [g.add(P[r], Pt[r]) for r in range(3)])
+
+
+def _general_step(g: _Gen, frame, jm, j: int, head: list):
+    """One general joint: pre (constant), motion about/along z, post (constant).
+
+    Returns the new frame and the axis frame (after pre)."""
+    frame = _times_const(g, frame, jm.pre[j])
+    axis_frame = frame
+    X, Y, Z, P = frame
+    if jm.revolute[j]:
+        head += [f"    c{j} = c[{j}]", f"    s{j} = s[{j}]"]
+        C, S = (1.0, f"c{j}"), (1.0, f"s{j}")
+        U = [g.add(g.mul(C, X[r]), g.mul(S, Y[r])) for r in range(3)]
+        V = [g.sub(g.mul(C, Y[r]), g.mul(S, X[r])) for r in range(3)]
+        frame = (U, V, Z, P)
+    else:
+        head.append(f"    d{j} = d[{j}]")
+        D = (1.0, f"d{j}")
+        frame = (X, Y, Z, [g.add(P[r], g.mul(D, Z[r])) for r in range(3)])
+    return _times_const(g, frame, jm.post[j]), axis_frame
+
+
 def _build(robot, what: str) -> tuple[list[str], list, list]:
     """The op list of the kernel ``what`` for ``robot``: see ``run_kernel``."""
     g = _Gen()
@@ -153,7 +182,14 @@ def _build(robot, what: str) -> tuple[list[str], list, list]:
     B = np.asarray(robot.base, dtype=float)
     frame = tuple([_const(B[r, k]) for r in range(3)] for k in range(4))  # X, Y, Z, P
     frames = [frame]
+    axes = []  # per joint: the frame whose z is the joint axis (origin on the axis)
+    jm = robot.joint_models if robot.is_general else None
     for j in range(n):
+        if jm is not None and robot.links[j].is_general:
+            frame, axis_frame = _general_step(g, frame, jm, j, head)
+            frames.append(frame)
+            axes.append(axis_frame)
+            continue
         ca, sa, a = _const(dh.cos_alpha[j]), _const(dh.sin_alpha[j]), _const(dh.a[j])
         if dh.revolute[j]:
             head += [f"    c{j} = c[{j}]", f"    s{j} = s[{j}]"]
@@ -163,7 +199,8 @@ def _build(robot, what: str) -> tuple[list[str], list, list]:
             C, S = _const(np.cos(dh.theta[j])), _const(np.sin(dh.theta[j]))
             D = (1.0, f"d{j}")
         X, Y, Z, P = frame
-        if dh.mdh:  # Rx(alpha) Tx(a) Rz(theta) Tz(d)
+        axes.append(frame)
+        if robot.links[j].mdh:  # Rx(alpha) Tx(a) Rz(theta) Tz(d)
             Y1 = [g.add(g.mul(ca, Y[r]), g.mul(sa, Z[r])) for r in range(3)]
             Z1 = [g.sub(g.mul(ca, Z[r]), g.mul(sa, Y[r])) for r in range(3)]
             P = [g.add(P[r], g.mul(a, X[r])) for r in range(3)]
@@ -171,6 +208,7 @@ def _build(robot, what: str) -> tuple[list[str], list, list]:
             V = [g.sub(g.mul(C, Y1[r]), g.mul(S, X[r])) for r in range(3)]
             P = [g.add(P[r], g.mul(D, Z1[r])) for r in range(3)]
             frame = (U, V, Z1, P)
+            axes[-1] = frame
         else:  # Rz(theta) Tz(d) Tx(a) Rx(alpha)
             P = [g.add(P[r], g.mul(D, Z[r])) for r in range(3)]
             U = [g.add(g.mul(C, X[r]), g.mul(S, Y[r])) for r in range(3)]
@@ -203,8 +241,7 @@ def _build(robot, what: str) -> tuple[list[str], list, list]:
         pe = tooled[3]
         Jv, Jw = [[None] * n for _ in range(3)], [[None] * n for _ in range(3)]
         for j in range(n):
-            fr = frames[j + 1] if dh.mdh else frames[j]  # the frame whose z is joint j's axis
-            z, o = fr[2], fr[3]
+            z, o = axes[j][2], axes[j][3]
             # a flipped axis (Link.flip) moves the other way: the column changes sign
             fl = g.neg if dh.has_flip and dh.sign[j] < 0 else (lambda x: x)
             if dh.revolute[j]:
@@ -269,6 +306,11 @@ def link_matrices(links_or_robot, q2d: np.ndarray) -> np.ndarray:
 
         dh = DHArrays.from_links(list(links_or_robot))
     q2d = np.asarray(q2d, dtype=np.float64)
+    if dh.general.any():
+        from .joint_model import joint_models, model_link_matrices
+
+        jm = getattr(links_or_robot, "joint_models", None) or joint_models(links_or_robot)
+        return model_link_matrices(jm, q2d)
     qo = dh.joint_values(q2d)
     theta = np.where(dh.revolute, qo, dh.theta)
     d = np.where(dh.revolute, dh.d, qo)
@@ -277,7 +319,7 @@ def link_matrices(links_or_robot, q2d: np.ndarray) -> np.ndarray:
     m, n = q2d.shape
     A = np.zeros((m, n, 4, 4))
     A[..., 3, 3] = 1.0
-    if dh.mdh:
+    if dh.mdh:  # one convention for every D-H link (a Robot checks it)
         A[..., 0, 0] = ct
         A[..., 0, 1] = -st
         A[..., 0, 3] = a

@@ -1,4 +1,8 @@
-"""One link of a serial manipulator: its D-H parameters, limits and dynamics.
+"""One link of a serial manipulator: its joint geometry, limits and dynamics.
+
+The joint geometry is either D-H parameters (standard or modified) or, for a general
+joint (a URDF joint), a constant ``origin`` transform, a unit ``axis`` for the motion and
+a constant ``post`` transform after it.
 
 A ``Link`` is immutable. Use :meth:`Link.replace` to get a changed copy.
 Angles are in radians, lengths in metres, SI units throughout.
@@ -50,7 +54,8 @@ class Link:
     about the centre of mass (3x3 or ``[Ixx Iyy Izz Ixy Iyz Ixz]``, kg m^2), motor
     armature inertia ``Jm`` (motor side), gear ratio ``G``, viscous friction ``B`` and
     Coulomb friction ``Tc`` (scalar, or ``(tau_plus, tau_minus)``), both motor referred.
-    ``tau_max`` is an optional joint torque (or force) limit, used by the plots.
+    ``tau_max`` is an optional joint torque (or force) limit, used by the plots;
+    ``qd_max`` an optional joint speed limit (rad/s or m/s).
     ``flip=True`` reverses the joint's axis (roboticstoolbox ``Link(flip=True)``): the
     motion is ``theta = -q + offset`` (revolute) or ``d = -q + offset`` (prismatic).
 
@@ -58,6 +63,12 @@ class Link:
     symmetric ``(Tc, -Tc)``), a one- or two-element sequence; ``I`` three diagonal values,
     the six ``[Ixx Iyy Izz Ixy Iyz Ixz]`` or a 3x3 matrix. r6 legacy rows: see
     :meth:`from_row`, :attr:`dh`, :attr:`dyn`.
+
+    General joint (``origin`` given, D-H parameters all zero): the link transform is
+    ``origin @ Rot(axis, q + offset) @ post`` (revolute) or ``origin @ Trans(axis *
+    (q + offset)) @ post`` (prismatic); ``origin`` and ``post`` are 4x4 homogeneous
+    transforms (``post`` default identity), ``axis`` a unit 3-vector (default z).
+    Dynamic parameters are in the link frame, the frame after ``post``.
 
     >>> Link(a=1.0).A(0.5)[:2, 3].round(4)
     array([0.8776, 0.4794])
@@ -81,6 +92,10 @@ class Link:
     name: str = ""
     tau_max: float | None = None
     flip: bool = False
+    origin: np.ndarray | None = None
+    axis: np.ndarray | None = None
+    post: np.ndarray | None = None
+    qd_max: float | None = None
 
     def __post_init__(self):
         s = lambda attr, v: object.__setattr__(self, attr, v)  # frozen: set once here
@@ -139,6 +154,33 @@ class Link:
         if self.tau_max is not None:
             s("tau_max", _scalar(self.tau_max, "tau_max", nonneg=True))
         s("name", str(self.name))
+        if self.qd_max is not None:
+            s("qd_max", _scalar(self.qd_max, "qd_max", nonneg=True))
+        self._check_general(s)
+
+    def _check_general(self, s) -> None:
+        if self.origin is None:
+            if self.axis is not None or self.post is not None:
+                raise ValueError("axis and post describe a general joint: give origin too")
+            return
+        from .checks import as_transform
+
+        if self.mdh or any((self.theta, self.d, self.a, self.alpha)):
+            raise ValueError("a general joint (origin given) has no D-H parameters: "
+                             "theta, d, a, alpha must be 0 and mdh False")
+        origin = np.array(as_transform(self.origin, "origin", stack=False), dtype=float)
+        post = np.array(as_transform(np.eye(4) if self.post is None else self.post, "post",
+                                     stack=False), dtype=float)
+        axis = as_float_array((0.0, 0.0, 1.0) if self.axis is None else self.axis, "axis")
+        if axis.shape != (3,) or not np.all(np.isfinite(axis)):
+            raise ValueError(f"axis must be 3 finite values, got {self.axis!r}")
+        norm = float(np.linalg.norm(axis))
+        if norm < 1e-9:
+            raise ValueError(f"axis must not be zero, got {axis.tolist()}")
+        axis = axis / norm
+        for name, arr in (("origin", origin), ("axis", axis), ("post", post)):
+            arr.setflags(write=False)
+            s(name, arr)
 
     # -- convenience -------------------------------------------------------------
     @property
@@ -175,6 +217,18 @@ class Link:
         from .r6 import link_from_row
 
         return link_from_row(row, mdh=mdh, **extra)
+
+    @property
+    def is_general(self) -> bool:
+        """True for a general joint (origin, axis, post), False for a D-H link."""
+        return self.origin is not None
+
+    @property
+    def length(self) -> float:
+        """A length scale of the link (m): |a| + |d| for D-H, the translations otherwise."""
+        if self.is_general:
+            return float(np.linalg.norm(self.origin[:3, 3]) + np.linalg.norm(self.post[:3, 3]))
+        return abs(self.a) + abs(self.d)
 
     @property
     def has_dynamics(self) -> bool:
@@ -217,7 +271,9 @@ class Link:
     def _key(self) -> tuple:
         return (self.joint, self.theta, self.d, self.a, self.alpha, self.mdh, self.offset,
                 self.qlim, self.m, tuple(self.r), tuple(self.I.ravel()), self.Jm, self.G,
-                self.B, self.Tc, self.name, self.tau_max, self.flip)
+                self.B, self.Tc, self.name, self.tau_max, self.flip, self.qd_max,
+                *((None,) if self.origin is None else (
+                    tuple(self.origin.ravel()), tuple(self.axis), tuple(self.post.ravel()))))
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Link) and self._key() == other._key()
@@ -226,6 +282,10 @@ class Link:
         return hash(self._key())
 
     def __repr__(self) -> str:
+        if self.is_general:
+            xyz = ", ".join(f"{v:g}" for v in self.origin[:3, 3])
+            ax = ", ".join(f"{v:g}" for v in self.axis)
+            return f"Link(joint={self.joint!r}, origin xyz=[{xyz}], axis=[{ax}])"
         kin = f"theta={self.theta:g}, d={self.d:g}, a={self.a:g}, alpha={self.alpha:g}"
         extra = ", mdh=True" if self.mdh else ""
         if self.offset:

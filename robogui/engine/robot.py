@@ -38,6 +38,8 @@ class DHArrays:
     # sign * q + offset; has_flip lets the common case skip the product
     sign: np.ndarray = None
     has_flip: bool = False
+    # True for general joints (origin, axis, post), whose D-H entries above are zeros
+    general: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     # generated kinematics kernels, filled lazily by robogui.engine.kinematics
     kernels: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -70,9 +72,10 @@ class DHArrays:
             offset=np.array([L.offset for L in links], dtype=float),
             cos_alpha=ca,
             sin_alpha=sa,
-            mdh=bool(links[0].mdh) if links else False,
+            mdh=any(L.mdh for L in links),
             sign=np.array([-1.0 if L.flip else 1.0 for L in links]),
             has_flip=any(L.flip for L in links),
+            general=np.array([L.origin is not None for L in links], dtype=bool),
         )
 
 
@@ -81,12 +84,16 @@ class Robot:
 
     Parameters
     ----------
-    links : sequence of Link, all standard or all modified D-H.
+    links : sequence of Link; the D-H ones all standard or all modified, general joints
+        (URDF) anywhere.
     name, manufacturer, comment : descriptive strings.
     base, tool : 4x4 homogeneous transforms (default identity).
     gravity : gravitational acceleration in the world frame, m/s^2 (default z up,
         ``(0, 0, -9.81)``; MATLAB RTB stores the opposite sign).
     poses : named joint vectors, e.g. ``{"qz": ..., "qr": ...}``.
+    base_link, tip : names of the first and last link of the chain (URDF robots).
+    visuals : visual geometry, a tuple of :class:`robogui.engine.visual.Visual` (mesh
+        file paths and primitives placed in link frames); drawn by the app.
 
     >>> from robogui import Link, Robot
     >>> r = Robot([Link(a=1), Link(a=1)], name="two-link")
@@ -95,7 +102,8 @@ class Robot:
     """
 
     __slots__ = ("_links", "_name", "_manufacturer", "_comment", "_base", "_tool",
-                 "_gravity", "_poses", "_source", "__dict__")
+                 "_gravity", "_poses", "_source", "_base_link", "_tip", "_visuals",
+                 "__dict__")
 
     def __init__(
         self,
@@ -108,6 +116,9 @@ class Robot:
         gravity=(0.0, 0.0, -9.81),
         poses: Mapping[str, Sequence[float]] | None = None,
         source: str = "",
+        base_link: str = "",
+        tip: str = "",
+        visuals: Sequence = (),
     ):
         links = tuple(links)
         if not links:
@@ -115,9 +126,9 @@ class Robot:
         for i, L in enumerate(links):
             if not isinstance(L, Link):
                 raise ValueError(f"links[{i}] must be a Link, got {type(L).__name__}")
-        kinds = {L.mdh for L in links}
+        kinds = {L.mdh for L in links if not L.is_general}
         if len(kinds) > 1:
-            std = [i + 1 for i, L in enumerate(links) if not L.mdh]
+            std = [i + 1 for i, L in enumerate(links) if not L.mdh and not L.is_general]
             mod = [i + 1 for i, L in enumerate(links) if L.mdh]
             raise ValueError(
                 f"links mix standard D-H (links {std}) and modified D-H (links {mod}); "
@@ -128,6 +139,9 @@ class Robot:
         self._manufacturer = str(manufacturer)
         self._comment = str(comment)
         self._source = str(source)
+        self._base_link = str(base_link)
+        self._tip = str(tip)
+        self._visuals = tuple(visuals)
         self._base = self._frozen(as_transform(np.eye(4) if base is None else base, "base",
                                                stack=False))
         self._tool = self._frozen(as_transform(np.eye(4) if tool is None else tool, "tool",
@@ -175,6 +189,21 @@ class Robot:
         return self._source
 
     @property
+    def base_link(self) -> str:
+        """Name of the chain's root link (URDF), or ""."""
+        return self._base_link
+
+    @property
+    def tip(self) -> str:
+        """Name of the chain's last link (URDF), or ""."""
+        return self._tip
+
+    @property
+    def visuals(self) -> tuple:
+        """Visual geometry (:class:`robogui.engine.visual.Visual`), empty for D-H robots."""
+        return self._visuals
+
+    @property
     def base(self) -> np.ndarray:
         return self._base
 
@@ -197,7 +226,20 @@ class Robot:
 
     @property
     def is_mdh(self) -> bool:
-        return self._links[0].mdh
+        """True when the D-H links use modified D-H (False for an all-general robot)."""
+        return any(L.mdh for L in self._links)
+
+    @cached_property
+    def is_general(self) -> bool:
+        """True when at least one link is a general (URDF) joint."""
+        return any(L.is_general for L in self._links)
+
+    @cached_property
+    def joint_models(self):
+        """The chain as :class:`robogui.engine.joint_model.JointModels` (cached)."""
+        from .joint_model import joint_models
+
+        return joint_models(self._links)
 
     @property
     def mdh(self) -> bool:
@@ -231,7 +273,7 @@ class Robot:
         """A length scale of the arm: sum of |a| and |d| and prismatic travel, in metres."""
         total = 0.0
         for L in self._links:
-            total += abs(L.a) + abs(L.d)
+            total += L.length
             if L.joint == "P" and L.qlim is not None:
                 total += max(abs(L.qlim[0]), abs(L.qlim[1]))
         total += float(np.linalg.norm(self._tool[:3, 3]))
@@ -301,7 +343,8 @@ class Robot:
     def _copy(self, **changes) -> Robot:
         kw = dict(links=self._links, name=self._name, manufacturer=self._manufacturer,
                   comment=self._comment, base=self._base, tool=self._tool,
-                  gravity=self._gravity, poses=self._poses, source=self._source)
+                  gravity=self._gravity, poses=self._poses, source=self._source,
+                  base_link=self._base_link, tip=self._tip, visuals=self._visuals)
         kw.update(changes)
         return Robot(**kw)
 
@@ -359,7 +402,7 @@ class Robot:
         """
         if not isinstance(other, Robot):
             return NotImplemented
-        if other.is_mdh != self.is_mdh:
+        if other.is_mdh != self.is_mdh and not (self.is_general or other.is_general):
             raise ValueError("cannot connect a standard D-H robot to a modified D-H robot")
         return Robot(self._links + other.links, name=f"{self.name}*{other.name}",
                      manufacturer=self.manufacturer, base=self.base, tool=other.tool,
@@ -380,11 +423,21 @@ class Robot:
     def __hash__(self) -> int:
         return hash(self.key)
 
+    @property
+    def convention(self) -> str:
+        """"standard D-H", "modified D-H", "general joints" or "general joints + D-H"."""
+        dh = "modified D-H" if self.is_mdh else "standard D-H"
+        if not self.is_general:
+            return dh
+        return "general joints" if all(L.is_general for L in self._links) \
+            else f"general joints + {dh}"
+
     def __repr__(self) -> str:
-        conv = "modified" if self.is_mdh else "standard"
-        return f"Robot({self.name!r}, n={self.n}, {self.structure}, {conv} D-H)"
+        return f"Robot({self.name!r}, n={self.n}, {self.structure}, {self.convention})"
 
     def __str__(self) -> str:
+        if self.is_general:
+            return _general_text(self)
         conv = "modified" if self.is_mdh else "standard"
         lines = [f"{self.name} ({self.manufacturer or 'unknown'}): {self.n} axis, "
                  f"{self.structure}, {conv} D-H"]
@@ -437,6 +490,28 @@ class Robot:
         q = as_float_array(q, "q")
         lim = self.qlim
         return np.clip(q, lim[:, 0], lim[:, 1])
+
+
+def _general_text(robot: Robot) -> str:
+    """The description of a robot with general joints: one line per joint."""
+    lines = [f"{robot.name} ({robot.manufacturer or 'unknown'}): {robot.n} axis, "
+             f"{robot.structure}, {robot.convention}"]
+    if robot.base_link or robot.tip:
+        lines.append(f"  chain {robot.base_link or '?'} -> {robot.tip or '?'}")
+    for j, L in enumerate(robot.links, 1):
+        if L.is_general:
+            ax = ", ".join(f"{v + 0.0:.4g}" for v in L.axis)
+            text = f"origin {_frame_text(L.origin)}, axis [{ax}]"
+            if not np.array_equal(L.post, np.eye(4)):
+                text += f", then {_frame_text(L.post)}"
+        else:
+            text = repr(L)
+        ql = "" if L.qlim is None else f", qlim [{L.qlim[0]:.4g}, {L.qlim[1]:.4g}]"
+        lines.append(f"  {j} {L.name or ''} {L.joint}: {text}{ql}")
+    for label, T in (("base", robot.base), ("tool", robot.tool)):
+        if not np.array_equal(T, np.eye(4)):
+            lines.append(f"  {label}  = {_frame_text(T)}")
+    return "\n".join(lines)
 
 
 def _frame_text(T: np.ndarray) -> str:

@@ -122,12 +122,37 @@ def _simp(expr):
     return e
 
 
+def _general_sym(L, qi):
+    """pre @ Rz/Tz(q + offset) @ post of a general joint (constants as numbers)."""
+    import sympy
+
+    from .joint_model import joint_models
+
+    jm = joint_models([L])
+    v = qi + _num(L.offset)
+    if L.joint == "R":
+        c, s = sympy.cos(v), sympy.sin(v)
+        M = sympy.Matrix([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    else:
+        M = sympy.Matrix([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, v], [0, 0, 0, 1]])
+    return (_matrix(_snap(jm.pre[0])) * M * _matrix(_snap(jm.post[0]))).applyfunc(_simp)
+
+
+def _snap(T: np.ndarray) -> np.ndarray:
+    """Round-off zeros (1e-17 from cos(pi/2)) to exact zeros: shorter expressions."""
+    T = np.array(T, dtype=float)
+    T[np.abs(T) < 1e-15] = 0.0
+    return T
+
+
 def _link_sym(L, qi):
     import sympy
 
-    off = _num(L.offset)
     if getattr(L, "flip", False):  # reversed axis: the D-H value is -q + offset
         qi = -qi
+    if L.is_general:
+        return _general_sym(L, qi)
+    off = _num(L.offset)
     if L.joint == "R":
         th, d = qi + off, _num(L.d)
         ct, st = sympy.cos(th), sympy.sin(th)
@@ -169,6 +194,10 @@ def _derive(robot) -> SymbolicKinematics:
             F = frames[i + 1] if L.mdh else frames[i]
             if L.mdh and i == n - 1 and not robot.tool_is_identity:
                 F = (frames[i] * A[i]).applyfunc(_simp)
+            if L.is_general:  # the axis is z of frame i-1 times the joint's pre
+                from .joint_model import joint_models
+
+                F = (frames[i] * _matrix(_snap(joint_models([L]).pre[0]))).applyfunc(_simp)
             sgn = -1 if getattr(L, "flip", False) else 1  # a flipped axis turns the other way
             ang = [sgn * F[r, 2] for r in range(3)]
         else:
@@ -187,7 +216,7 @@ def kinematic_key(robot) -> tuple:
     offset and convention, then the base and tool transforms (hashable)."""
     links = tuple((L.joint, float(L.theta), float(L.d), float(L.a), float(L.alpha),
                    float(L.offset), bool(L.mdh), bool(getattr(L, "flip", False)))
-                  for L in robot.links)
+                  + (() if L.origin is None else (L._key()[-3:],)) for L in robot.links)
     return (links, tuple(np.asarray(robot.base, dtype=float).ravel()),
             tuple(np.asarray(robot.tool, dtype=float).ravel()))
 
