@@ -192,6 +192,8 @@ def _joint_axes(robot, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         frames.append(frames[-1] @ A[j])
     sel = frames[1:] if robot.is_mdh else frames[:-1]
     F = np.array(sel)
+    if robot.is_general:  # general joints: z of frame j-1 times the joint's constant pre
+        F = np.array(frames[:-1]) @ robot.joint_models.pre
     return F[:, :3, 3], F[:, :3, 2]
 
 

@@ -151,3 +151,13 @@ def test_general_link_checks_its_input():
     np.testing.assert_allclose(L.A(np.pi / 2), transl(1, 0, 0) @ rpy2tr(0, np.pi / 2, 0),
                                atol=1e-15)
     assert "general joints" in str(rg.Robot([L]))
+
+
+def test_flipped_general_joint_is_the_reversed_axis():
+    base = _random_robot(seed=8)
+    flipped = base.with_links([L.replace(flip=True) for L in base.links])
+    reversed_ = base.with_links([L.replace(axis=-L.axis, offset=-L.offset)
+                                 for L in base.links])
+    Q = base.random_q(5, seed=2)
+    np.testing.assert_allclose(flipped.fkine(Q), reversed_.fkine(Q), atol=1e-12)
+    np.testing.assert_allclose(flipped.jacob0(Q), reversed_.jacob0(Q), atol=1e-12)
