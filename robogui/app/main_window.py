@@ -289,8 +289,8 @@ class MainWindow(QtWidgets.QMainWindow):
         tl = t.timeline
         m = QtWidgets.QMenu("&Trajectory", file_menu)
         file_menu.insertMenu(self.teach_menu_anchor, m)
-        for act in (tl.act_load, tl.act_demo, None, tl.act_export, tl.act_images, None,
-                    tl.act_clear):
+        for act in (tl.act_load, tl.act_demo, None, tl.act_export, tl.act_images, tl.act_video,
+                    None, tl.act_clear):
             if act is None:
                 m.addSeparator()
             else:

@@ -9,7 +9,8 @@ sleeps. Keys: space play/pause, Left/Right step (on the bar, and on any widget p
 
 The Trajectory menu loads a CSV file (a malformed file is reported and the current
 trajectory kept), generates a demo (jtraj between two named poses), exports the
-trajectory as CSV (t, q, qd, qdd) and exports the view as an image sequence.
+trajectory as CSV (t, q, qd, qdd), exports the view as an image sequence and exports a
+video of the trajectory at any size (:mod:`.video_export`).
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class Timeline(QtWidgets.QWidget):
         self.error_presenter = error_presenter if error_presenter is not None else (
             lambda title, text: QtWidgets.QMessageBox.warning(self, title, text))
         self.exporter: ImageSequenceExporter | None = None
+        self.video_exporter = None  # the running or last VideoExporter
         self._last_tick = 0.0
         self.timer = QtCore.QTimer(self)
         self.timer.setTimerType(QtCore.Qt.TimerType.PreciseTimer)
@@ -151,6 +153,8 @@ class Timeline(QtWidgets.QWidget):
         self.act_export = menu.addAction("Export CSV (t, q, qd, qdd)\u2026", self.export_csv_dialog)
         self.act_images = menu.addAction("Export view as image sequence\u2026",
                                          self.export_images_dialog)
+        self.act_video = menu.addAction("Export video\u2026", self.export_video_dialog)
+        self.act_video.setToolTip("MP4, WebM, GIF or PNG files of the trajectory at any size")
         menu.addSeparator()
         self.act_clear = menu.addAction("Clear trajectory",
                                         lambda: self.session.set_trajectory(None))
@@ -228,7 +232,7 @@ class Timeline(QtWidgets.QWidget):
         for w in (self.play_button, self.stop_button, self.back_button, self.fwd_button,
                   self.slider):
             w.setEnabled(has)
-        for a in (self.act_export, self.act_images, self.act_clear):
+        for a in (self.act_export, self.act_images, self.act_video, self.act_clear):
             a.setEnabled(has)
         if has:
             name = getattr(traj, "name", "") or "trajectory"
@@ -305,7 +309,50 @@ class Timeline(QtWidgets.QWidget):
         exp.start()
         return exp
 
+    def export_video(self, options, *, show_progress: bool = True):
+        """Start rendering the trajectory to a video (non-blocking; see video_export).
+
+        Returns the :class:`VideoExporter`, or None (no trajectory, bad options: reported).
+        """
+        from .video_export import VideoExporter
+
+        if self.session.trajectory is None:
+            return None
+        self.session.pause()
+        try:
+            exp = VideoExporter(self.session, options, self.view, parent=self)
+        except (OSError, ValueError) as exc:
+            self.error_presenter("Cannot export the video", str(exc))
+            return None
+        self.video_exporter = exp
+        if show_progress:
+            dlg = QtWidgets.QProgressDialog("Rendering the video\u2026", "Cancel", 0, exp.total,
+                                            self)
+            dlg.setWindowTitle("Export video")
+            dlg.setMinimumDuration(300)
+            dlg.setAutoClose(True)
+            exp.progress.connect(lambda done, _total: dlg.setValue(done))
+            dlg.canceled.connect(exp.cancel)
+            for sig in (exp.finished, exp.cancelled):
+                sig.connect(lambda _n: dlg.reset())
+            exp.failed.connect(lambda _m: dlg.reset())
+            self.video_progress = dlg
+        exp.finished.connect(lambda n: self.info_label.setText(
+            f"wrote {n} frames to {options.path}"))
+        exp.cancelled.connect(
+            lambda n: self.info_label.setText(f"video cancelled after {n} frames"))
+        exp.failed.connect(lambda msg: self.error_presenter("Video export failed", msg))
+        exp.start()
+        return exp
+
     # -- dialogs (interactive only) ---------------------------------------------------------------
+    def export_video_dialog(self) -> None:
+        from .video_export import VideoExportDialog
+
+        dlg = VideoExportDialog(self.session, self)
+        if dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted:
+            self.export_video(dlg.options())
+
     def load_csv_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
             self, "Load trajectory", "", "CSV trajectory (*.csv);;All files (*)")
