@@ -17,6 +17,7 @@ from robogui.session import readout
 
 from . import style, undo
 from .bindings import Ref, Subscriptions, bind_slider, bind_spinbox, joint_ref
+from .numeric_field import NumberField
 
 __all__ = ["JointPanel", "JointRow", "LimitBar", "STEPS"]
 
@@ -93,10 +94,12 @@ class JointRow(QtWidgets.QFrame):
             b.clicked.connect(lambda _=False, s=sign: self.step(s, fine=_ctrl_held()))
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setMinimumWidth(120)
-        self.spin = QtWidgets.QDoubleSpinBox()
-        self.spin.setKeyboardTracking(False)  # write on Enter / focus out, not per keystroke
+        # typed values are taken as typed, clamped to the limits with a note, or refused;
+        # written on Enter / focus out, not per keystroke
+        self.spin = NumberField("angle" if self.kind == "R" else "length",
+                                self.unit_name_for(session, self.kind), what=f"q{j + 1}",
+                                show_unit=False)
         self.spin.setMinimumWidth(96)
-        self.spin.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight)
         self.unit = QtWidgets.QToolButton()
         self.unit.setObjectName("unitButton")
         self.unit.setToolTip("toggle units for all " +
@@ -141,15 +144,27 @@ class JointRow(QtWidgets.QFrame):
         self.slider_binding.disconnect()
         self.spin_binding.disconnect()
 
+    @staticmethod
+    def unit_name_for(session, kind: str) -> str:
+        d = session.display
+        return d.angle_unit if kind == "R" else d.length_unit
+
     @property
     def unit_name(self) -> str:
-        d = self.session.display
-        return d.angle_unit if self.kind == "R" else d.length_unit
+        return self.unit_name_for(self.session, self.kind)
+
+    def _limit_text(self, _session=None) -> str:
+        unit = self.unit_name
+        scale = readout.angle_scale(unit) if self.kind == "R" else readout.length_scale(unit)
+        return f"{self.lo * scale:g} to {self.hi * scale:g} {unit}"
 
     def update_units(self) -> None:
         unit = self.unit_name
         scale = (readout.angle_scale(unit) if self.kind == "R" else readout.length_scale(unit))
         digits = readout.decimals(unit)
+        self.spin.set_unit(unit, digits)
+        self.spin.setToolTip(f"q{self.j + 1}: type a value and press Enter "
+                             f"(limits {self._limit_text(self.session)})")
         self.spin_binding.set_scale(scale, self.lo, self.hi, digits, step=self.STEP_SHOWN[unit])
         self.unit.setText(unit)
 

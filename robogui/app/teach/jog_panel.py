@@ -28,6 +28,7 @@ from robogui.session.jog import (
 
 from .. import style, undo
 from ..bindings import Subscriptions
+from ..numeric_field import follow_units, unit_field
 
 __all__ = ["JogPanel", "JOG_KEYS", "AXIS_NAMES"]
 
@@ -100,8 +101,25 @@ class JogPanel(QtWidgets.QWidget):
             self.mode_group.addButton(b)
             self.mode_buttons[key] = b
             mode_row.addWidget(b)
-        self.mode_buttons[1].setChecked(True)
         layout.addWidget(mode_box)
+        # the step itself, typed or filled in by the presets, in the display units (on the
+        # frame row: the pendant must fit under the pose readout)
+        step_row = frame_row
+        step_row.addWidget(QtWidgets.QLabel("Step"))
+        d = session.display
+        self.step_fields = {
+            "linear": unit_field(d, "length", 1e-5, 0.1, what="linear jog step"),
+            "angular": unit_field(d, "angle", math.radians(0.001), math.radians(45.0),
+                                  what="rotation jog step"),
+        }
+        self.step_fields["linear"].setToolTip("distance of one jog step along X, Y or Z")
+        self.step_fields["angular"].setToolTip("angle of one jog step about X, Y or Z")
+        for f in self.step_fields.values():
+            f.setMinimumWidth(70)
+            step_row.addWidget(f, 1)
+        for key, b in self.mode_buttons.items():
+            b.toggled.connect(lambda on, k=key: on and self._preset(k))
+        self.mode_buttons[1].setChecked(True)
 
         # the twelve jog buttons: translations on the left, rotations on the right, one
         # row per axis (3 rows, so the pendant fits under the pose readout)
@@ -154,6 +172,10 @@ class JogPanel(QtWidgets.QWidget):
 
         self._subs = Subscriptions(self)
         self._subs.connect(session.events.robot, lambda _r: self.stop_continuous())
+        follow_units(self._subs, d, list(self.step_fields.values()))
+        self._subs.connect(d.events.angle_unit, lambda _u: self._label_presets())
+        self._subs.connect(d.events.length_unit, lambda _u: self._label_presets())
+        self._label_presets()
 
     # -- settings --------------------------------------------------------------------------
     @property
@@ -181,10 +203,27 @@ class JogPanel(QtWidgets.QWidget):
 
     def step_size(self, axis: str) -> float:
         """The current increment for ``axis`` in SI units (m or rad)."""
-        k = self.mode if self.mode != CONTINUOUS else 1
-        if axis.startswith("r"):
-            return math.radians(JOG_STEPS_DEG[k])
-        return JOG_STEPS_MM[k] / 1000.0
+        return self.step_fields["angular" if axis.startswith("r") else "linear"].si_value()
+
+    def _preset(self, key) -> None:
+        """A preset button fills the step fields (continuous mode keeps them)."""
+        if key == CONTINUOUS:
+            return
+        self.step_fields["linear"].set_si_value(JOG_STEPS_MM[key] / 1000.0)
+        self.step_fields["angular"].set_si_value(math.radians(JOG_STEPS_DEG[key]))
+
+    def _label_presets(self) -> None:
+        from robogui.session import readout
+
+        d = self.session.display
+        ls, as_ = readout.length_scale(d.length_unit), readout.angle_scale(d.angle_unit)
+        for k, (mm, deg) in enumerate(zip(JOG_STEPS_MM, JOG_STEPS_DEG, strict=True)):
+            b = self.mode_buttons[k]
+            b.setText(f"{mm / 1000 * ls:.4g} {d.length_unit}\n"
+                      f"{math.radians(deg) * as_:.4g} {'°' if d.angle_unit == 'deg' else 'rad'}")
+            b.setToolTip(f"steps of {mm:g} mm and {deg:g}° (fills the step fields)")
+        self.mode_buttons[CONTINUOUS].setToolTip(
+            "move while a button or key is held, at the speed below")
 
     # -- jogging ---------------------------------------------------------------------------
     def jog_once(self, axis: str, direction: int) -> JogResult:
@@ -250,10 +289,8 @@ class JogPanel(QtWidgets.QWidget):
         sign = "+" if direction > 0 else "\u2212"
         if step is None:
             what = f"{self.speed:g} % speed"
-        elif axis.startswith("r"):
-            what = f"{math.degrees(step):g}°"
         else:
-            what = f"{step * 1000:g} mm"
+            what = self.step_fields["angular" if axis.startswith("r") else "linear"].text()
         self._set_status(f"Jog {sign}{AXIS_NAMES[axis]} {what} ({self.frame} frame); "
                          f"manipulability {res.manipulability:.3g}", ok=True)
 

@@ -27,8 +27,14 @@ from robogui.session.program import ProgramError
 
 from .. import style, undo
 from ..bindings import Subscriptions
+from ..numeric_field import NumberField
 
 __all__ = ["ProgramPanel"]
+
+#: what the move fields take (the program file's own bounds are checked when it loads)
+MAX_DURATION_S = 1000.0
+MAX_BLEND_S = 100.0
+MAX_LINEAR_SPEED = 10.0  # m/s
 
 #: the undo step each program edit makes (Edit > History shows these)
 _EDIT_NAMES = {"record": "Record waypoint", "touch_up": "Touch up waypoint",
@@ -157,14 +163,13 @@ class ProgramPanel(QtWidgets.QWidget):
         self.target_combo = QtWidgets.QComboBox()
         self.timing_combo = QtWidgets.QComboBox()
         self.timing_combo.addItems(["default timing", "duration (s)", "speed"])
-        self.timing_value = QtWidgets.QDoubleSpinBox()
-        self.timing_value.setRange(0.0, 1000.0)
+        # typed values: taken as typed, clamped with a note, or refused with the reason
+        self.timing_value = NumberField("time", "s", what="move timing", decimals=3)
+        self.timing_value.setRange(0.0, MAX_DURATION_S)
         self.timing_value.setSpecialValueText("\u2014")  # default timing: no value to show
-        self.timing_value.setDecimals(3)
-        self.blend_box = QtWidgets.QDoubleSpinBox()
-        self.blend_box.setRange(0.0, 100.0)
-        self.blend_box.setDecimals(2)
-        self.blend_box.setSuffix(" s")
+        self.timing_value.setToolTip("the move's duration (s) or speed, as chosen on the left")
+        self.blend_box = NumberField("time", "s", what="blend", decimals=2)
+        self.blend_box.setRange(0.0, MAX_BLEND_S)
         self.move_comment = QtWidgets.QLineEdit()
         self.move_comment.setPlaceholderText("comment on the selected move")
         for w in (self.timing_value, self.blend_box):
@@ -292,15 +297,26 @@ class ProgramPanel(QtWidgets.QWidget):
                 "speed" if m.speed is not None else "default")
             self.timing_combo.setCurrentIndex(_TIMING.index(timing))
             self.timing_value.setEnabled(timing != "default")
+            tv = self.timing_value
             if timing == "duration":
-                self.timing_value.setSuffix(" s")
-                self.timing_value.setValue(m.duration)
+                tv.set_quantity("time", "s", 3)
+                tv.what = "duration"
+                tv.setRange(0.0, MAX_DURATION_S)
+                tv.setValue(m.duration)
+            elif timing == "speed" and m.kind == "joint":
+                tv.set_quantity(None, "", 3)
+                tv.what = "speed (fraction of the maximum)"
+                tv.setSuffix(" (fraction)")
+                tv.setRange(0.0, 1.0)
+                tv.setValue(m.speed)
             elif timing == "speed":
-                self.timing_value.setSuffix(" (fraction)" if m.kind == "joint" else " m/s")
-                self.timing_value.setValue(m.speed)
+                tv.set_quantity("speed", "m/s", 3)
+                tv.what = "tool speed"
+                tv.setRange(0.0, MAX_LINEAR_SPEED)
+                tv.setValue(m.speed)
             else:
-                self.timing_value.setSuffix("")
-                self.timing_value.setValue(0.0)  # shows the dash
+                tv.set_quantity(None, "", 3)
+                tv.setValue(0.0)  # shows the dash
             self.blend_box.setValue(m.blend)
             # only joint moves blend (mstraj); a linear move stops at its waypoint
             self.blend_box.setEnabled(m.kind == "joint")

@@ -24,6 +24,7 @@ from robogui.session.teach import Ghost
 
 from .. import style, undo
 from ..bindings import Subscriptions
+from ..numeric_field import NumberField, follow_units, unit_field
 
 __all__ = ["TargetPanel"]
 
@@ -40,22 +41,18 @@ class TargetPanel(QtWidgets.QWidget):
 
         pose_box = QtWidgets.QGroupBox("Pose (base frame, tool included)")
         grid = QtWidgets.QGridLayout(pose_box)
-        self.boxes: list[QtWidgets.QDoubleSpinBox] = []
+        self.boxes: list[NumberField] = []
+        d = session.display
         for i, name in enumerate(["x", "y", "z", "roll", "pitch", "yaw"]):
             lab = QtWidgets.QLabel(name)
             if i < 3:
                 lab.setStyleSheet(f"color: {style.AXIS_COLORS[i]}; font-weight: bold;")
-            box = QtWidgets.QDoubleSpinBox()
-            box.setKeyboardTracking(False)
-            if i < 3:
-                box.setRange(-10000.0, 10000.0)
-                box.setDecimals(2)
-                box.setSuffix(" mm")
+                box = unit_field(d, "length", -10.0, 10.0, what=f"target {name}")
+                box.setToolTip(f"target TCP {name} in the base frame")
             else:
-                box.setRange(-180.0, 180.0)
-                box.setDecimals(3)
-                box.setSuffix(" °")
-                box.setWrapping(True)
+                box = unit_field(d, "angle", -np.pi, np.pi, what=f"target {name}",
+                                 wrapping=True)
+                box.setToolTip(f"target {name} (roll-pitch-yaw, zyx) in the base frame")
             box.valueChanged.connect(lambda _v: self.preview_pose())
             self.boxes.append(box)
             r, c = i % 3, 2 * (i // 3)
@@ -108,6 +105,7 @@ class TargetPanel(QtWidgets.QWidget):
         self._subs = Subscriptions(self)
         self._subs.connect(state.events.program, lambda _p: self._fill_waypoints())
         self._subs.connect(session.events.robot, lambda _r: self.clear())
+        follow_units(self._subs, d, self.boxes)
         self._fill_waypoints()
         self.fill_current(preview=False)
 
@@ -124,10 +122,10 @@ class TargetPanel(QtWidgets.QWidget):
 
     def set_pose(self, xyz_m, rpy_rad, preview: bool = True) -> None:
         """Fill the boxes (m, rad) and preview once."""
-        shown = np.concatenate([np.asarray(xyz_m, float) * 1000.0, np.degrees(rpy_rad)])
-        for b, v in zip(self.boxes, shown, strict=True):
+        si = np.concatenate([np.asarray(xyz_m, float), np.asarray(rpy_rad, float)])
+        for b, v in zip(self.boxes, si, strict=True):
             with QtCore.QSignalBlocker(b):
-                b.setValue(float(v))
+                b.set_si_value(float(v))
         if preview:
             self.preview_pose()
 
@@ -135,8 +133,8 @@ class TargetPanel(QtWidgets.QWidget):
         self.set_pose(*xyz_rpy_from_pose(self.session.T), preview=preview)
 
     def target_pose(self) -> np.ndarray:
-        v = np.array([b.value() for b in self.boxes])
-        return pose_from_xyz_rpy(v[:3] / 1000.0, np.radians(v[3:]))
+        v = np.array([b.si_value() for b in self.boxes])
+        return pose_from_xyz_rpy(v[:3], v[3:])
 
     # -- solving and ghosts ---------------------------------------------------------------------
     def preview_pose(self) -> TargetSolution:

@@ -23,6 +23,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from robogui.session.playback import SPEED_PRESETS
 
 from ..bindings import Subscriptions
+from ..numeric_field import NumberField
 from .export import (
     ImageSequenceExporter,
     demo_trajectory,
@@ -383,10 +384,11 @@ class Timeline(QtWidgets.QWidget):
         a.addItems(names)
         b.addItems(names)
         b.setCurrentIndex(1)
-        dur = QtWidgets.QDoubleSpinBox()
+        dur = NumberField("time", "s", what="duration", decimals=2)
         dur.setRange(0.1, 600.0)
         dur.setValue(3.0)
-        dur.setSuffix(" s")
+        dur.setToolTip("how long the demo move takes")
+        self.demo_duration = dur
         form.addRow("From pose", a)
         form.addRow("To pose", b)
         form.addRow("Duration", dur)

@@ -1,4 +1,4 @@
-"""Tool (TCP) editor: the tool transform as xyz (mm) + roll-pitch-yaw (deg).
+"""Tool (TCP) editor: the tool transform as xyz + roll-pitch-yaw, in the display units.
 
 Changing a value sets the session's tool (``robot.with_tool``), so the pose readout,
 jogging, IK and the 3D view (which draws the tool from the flange to the TCP) all use
@@ -14,34 +14,31 @@ from robogui.session.targets import pose_from_xyz_rpy, xyz_rpy_from_pose
 
 from .. import style, undo
 from ..bindings import Subscriptions
+from ..numeric_field import NumberField, follow_units, unit_field
 
 __all__ = ["ToolEditor"]
 
 
 class ToolEditor(QtWidgets.QWidget):
-    """Edit ``session.tool`` as position (mm) and roll-pitch-yaw (deg, zyx)."""
+    """Edit ``session.tool`` as position and roll-pitch-yaw (zyx), in the display units."""
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
         grid = QtWidgets.QGridLayout(self)
-        self.boxes: list[QtWidgets.QDoubleSpinBox] = []
+        self.boxes: list[NumberField] = []
         names = ["x", "y", "z", "roll", "pitch", "yaw"]
+        d = session.display
         for i, name in enumerate(names):
             lab = QtWidgets.QLabel(name)
             if i < 3:
                 lab.setStyleSheet(f"color: {style.AXIS_COLORS[i]}; font-weight: bold;")
-            box = QtWidgets.QDoubleSpinBox()
-            box.setKeyboardTracking(False)  # apply when typing is done, not per digit
-            if i < 3:
-                box.setRange(-5000.0, 5000.0)
-                box.setDecimals(1)
-                box.setSuffix(" mm")
+                box = unit_field(d, "length", -5.0, 5.0, what=f"tool {name}")
+                box.setToolTip(f"TCP {name} offset from the flange, in the flange frame")
             else:
-                box.setRange(-180.0, 180.0)
-                box.setDecimals(2)
-                box.setSuffix(" °")
-                box.setWrapping(True)
+                box = unit_field(d, "angle", -np.pi, np.pi, what=f"tool {name}",
+                                 wrapping=True)
+                box.setToolTip(f"tool {name} (roll-pitch-yaw, zyx) relative to the flange")
             box.valueChanged.connect(self._apply)
             self.boxes.append(box)
             r, c = i % 3, 2 * (i // 3)
@@ -56,12 +53,13 @@ class ToolEditor(QtWidgets.QWidget):
         self._subs = Subscriptions(self)
         self._subs.connect(session.events.tool, lambda _T: self.refresh())
         self._subs.connect(session.events.robot, lambda _r: self.refresh())
+        follow_units(self._subs, d, self.boxes)
         self.refresh()
 
     def values(self) -> tuple[np.ndarray, np.ndarray]:
         """Shown position (3,) m and rpy (3,) rad."""
-        v = np.array([b.value() for b in self.boxes])
-        return v[:3] / 1000.0, np.radians(v[3:])
+        v = np.array([b.si_value() for b in self.boxes])
+        return v[:3], v[3:]
 
     def tool_transform(self) -> np.ndarray:
         """The tool transform (4, 4) the boxes describe."""
@@ -69,27 +67,21 @@ class ToolEditor(QtWidgets.QWidget):
 
     def set_values(self, xyz_m, rpy_rad) -> None:
         """Fill the boxes and apply once (not once per box)."""
-        shown = np.concatenate([np.asarray(xyz_m, float) * 1000.0, np.degrees(rpy_rad)])
-        for b, v in zip(self.boxes, shown, strict=True):
-            with QtCore.QSignalBlocker(b):
-                b.setValue(float(v))
+        self._show(np.concatenate([np.asarray(xyz_m, float), np.asarray(rpy_rad, float)]))
         self._apply()
 
-    def refresh(self) -> None:
-        xyz, rpy = xyz_rpy_from_pose(self.session.tool)
-        shown = np.concatenate([xyz * 1000.0, np.degrees(rpy)])
-        for b, v in zip(self.boxes, shown, strict=True):
+    def _show(self, si: np.ndarray) -> None:
+        for b, v in zip(self.boxes, si, strict=True):
             with QtCore.QSignalBlocker(b):
-                b.setValue(float(v))
+                b.set_si_value(float(v))
+
+    def refresh(self) -> None:
+        self._show(np.concatenate(xyz_rpy_from_pose(self.session.tool)))
 
     def _apply(self, *_args) -> None:
         T = self.tool_transform()
-        # the boxes round to their decimals: do not replace an equal tool by its rounding
-        xyz, rpy = xyz_rpy_from_pose(self.session.tool)
-        now = np.concatenate([np.round(xyz * 1000.0, 1), np.round(np.degrees(rpy), 2)])
-        shown = np.array([b.value() for b in self.boxes])
-        if np.allclose(now, shown, atol=1e-9):
-            return
+        if np.allclose(T, self.session.tool, rtol=0, atol=1e-9):
+            return  # e.g. the same tool written back
         with undo.labelled(self.session, "Change tool"):
             self.session.set_tool(T)
 
