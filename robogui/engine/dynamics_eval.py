@@ -17,6 +17,7 @@ import numpy as np
 
 from .dynamics_codegen import Program, get_program
 from .kinematics import cos_sin, cos_sin_floats
+from .recursive import RecursiveProgram, dynamics_program, use_recursive
 
 __all__ = ["RobotDynamics", "robot_dynamics"]
 
@@ -77,7 +78,11 @@ class RobotDynamics:
         key = (kind, g_base[0] != 0.0, g_base[1] != 0.0, g_base[2] != 0.0, fext)
         prog = self._programs.get(key)
         if prog is None:
-            prog = self._programs[key] = get_program(self._robot, kind, key[1:4], fext)
+            if use_recursive(self._robot):  # long chains: O(n) recursions, no codegen
+                prog = dynamics_program(self._robot, kind, fext)
+            else:
+                prog = get_program(self._robot, kind, key[1:4], fext)
+            self._programs[key] = prog
         return prog
 
     def run_floats(self, kind: str, q, qd=None, qdd=None, g_base=(0.0, 0.0, 0.0), fe=None):
@@ -146,6 +151,15 @@ class RobotDynamics:
         """
         prog = self.program(kind, g_base, fext2d is not None)
         n, m = self.n, q2d.shape[0]
+        if isinstance(prog, RecursiveProgram):  # all samples at once, no per-output rows
+            res = prog.evaluate(q2d, qd2d, qdd2d, g_base, fext2d)
+            if kind == "inertia":
+                if diag is not None:
+                    res[:, np.arange(n), np.arange(n)] += diag
+            elif motor:
+                self._motor(res.T, None if qd2d is None else qd2d.T,
+                            None if qdd2d is None else qdd2d.T)
+            return res
         cplx = any(a is not None and np.iscomplexobj(a) for a in (q2d, qd2d, qdd2d, fext2d))
         dtype = np.complex128 if cplx else np.float64
         if kind == "inertia":

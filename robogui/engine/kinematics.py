@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import as_joint_array, check_finite_result
+from .recursive import kinematics_kernel, use_recursive
 
 __all__ = ["link_matrices", "fkine", "fkine_all", "joint_locations", "link_transform",
            "run_kernel", "kernel_for", "check_prismatic_overflow"]
@@ -275,6 +276,9 @@ def kernel_for(robot, what: str, batch: bool = False):
     if kern is not None and (kern.base is robot.base or np.array_equal(kern.base, robot.base)) \
             and (kern.tool is robot.tool or np.array_equal(kern.tool, robot.tool)):
         return kern
+    if use_recursive(robot):  # long chains: recursive algorithms, no generated code
+        kern = dh.kernels[(what, batch)] = kinematics_kernel(robot, what, batch)
+        return kern
     head, ops, outs = _build(robot, what)
     src = (_emit_array if batch else _emit_float)(head, ops, outs)
     scope: dict = {"mul": np.multiply, "add": np.add, "sub": np.subtract,
@@ -400,6 +404,9 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     # (n, m) C-ordered so that each joint's row is contiguous for the kernel's ufuncs
     qT = q2d.T * dh.sign[:, None] if dh.has_flip else q2d.T
     qo = np.add(qT, dh.offset[:, None], order="C")
+    if hasattr(kern, "samples"):  # a recursive kernel computes all samples at once
+        out = kern.samples(*cos_sin(qo), qo)
+        return out.T.copy() if layout == "rows" else out
     if layout == "rows":
         out = np.empty((k, m))
         rows = list(out)
