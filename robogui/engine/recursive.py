@@ -117,15 +117,15 @@ class _Chain:
         return chain_frames(self.jm, self.base, C, S, D, m, dtype, self.pre_identity)
 
     def axes(self, P: np.ndarray) -> np.ndarray:
-        """Joint motion subspaces S (m, n, 6) ``[angular; linear at origin]``, signed."""
+        """Joint motion subspaces S (m, n, 6) ``[angular; linear at origin]`` by the joint
+        values v (a flipped axis, Link.flip, is the caller's business, as for the
+        generated programs)."""
         z, o = P[..., :3, 2], P[..., :3, 3]
         Sx = np.zeros(z.shape[:-1] + (6,), dtype=P.dtype)
         rev = self.jm.revolute
         Sx[:, rev, :3] = z[:, rev]
         Sx[:, rev, 3:] = _cross(o[:, rev], z[:, rev])
         Sx[:, ~rev, 3:] = z[:, ~rev]
-        if np.any(self.sign != 1.0):
-            Sx *= self.sign[:, None]
         return Sx
 
 
@@ -330,14 +330,21 @@ class RecursiveProgram:
         for "components". q2d, qd2d, qdd2d (m, n) (real or complex), fext2d (m, 6) or
         (1, 6) or None."""
         jm = self.chain.jm
-        v = (q2d * jm.sign + jm.offset).T
+        sign = jm.sign
+        flip = bool(np.any(sign != 1.0))
+        v = (q2d * sign + jm.offset).T if flip else (q2d + jm.offset).T
         C, S = np.cos(v), np.sin(v)
         FE = None if fext2d is None else np.asarray(fext2d).T
         if self.kind == "inertia":
             ch = self.chain
             T, P = ch.frames(C, S, v, v.shape[1], v.dtype)
-            return crba_world(ch, T, P)
-        return self._torques(C, S, v, qd2d, qdd2d, g_base, FE, rows=False)
+            M = crba_world(ch, T, P)
+            return M * np.outer(sign, sign) if flip else M
+        if flip:  # the recursions run on v; rates and torques by q carry the sign
+            qd2d = None if qd2d is None else qd2d * sign
+            qdd2d = None if qdd2d is None else qdd2d * sign
+        tau = self._torques(C, S, v, qd2d, qdd2d, g_base, FE, rows=False)
+        return tau * np.tile(sign, tau.shape[1] // len(sign)) if flip else tau
 
     def function(self, arrays: bool):
         return self._call

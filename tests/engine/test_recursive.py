@@ -18,6 +18,7 @@ from robogui.engine import recursive
 from robogui.engine.dynamics_linear import delta_torque
 from robogui.engine.fdyn import accel
 from robogui.engine.jacobians import jacob0, jacobe
+from robogui.engine.joint_model import general_links
 from robogui.engine.kinematics import fkine, fkine_all, kernel_for
 
 
@@ -136,9 +137,18 @@ def _everything(robot, q, qd, qdd, fe):
     }
 
 
+def _variant(robot, how):
+    if how == "flip":  # Link.flip on every other joint
+        return robot.with_links([L.replace(flip=j % 2 == 0) for j, L in enumerate(robot.links)])
+    if how == "general":  # the same chain as general (URDF-style) joints
+        return robot.with_links(general_links(robot))
+    return robot
+
+
+@pytest.mark.parametrize("how", ["dh", "flip", "general"])
 @pytest.mark.parametrize("case", CASES[:6] + [dict(special=True, n=8)])
-def test_recursive_path_equals_the_generated_programs(case, monkeypatch):
-    robot = with_dynamics(random_robot(7, **case), 1)
+def test_recursive_path_equals_the_generated_programs(case, how, monkeypatch):
+    robot = _variant(with_dynamics(random_robot(7, **case), 1), how)
     rng = np.random.default_rng(0)
     q, qd, qdd = (rng.uniform(-1, 1, (5, robot.n)) for _ in range(3))
     fe = rng.normal(size=6)
