@@ -46,6 +46,15 @@ def _is_const(x) -> bool:
     return not isinstance(x, _Sym)
 
 
+def _finite(x):
+    """A constant that goes into generated code: refuse inf/nan (their repr is no Python
+    literal, and they come only from robot parameters that overflow)."""
+    if isinstance(x, (float, int)) and not math.isfinite(x):
+        raise ValueError(f"a robot parameter overflows in the dynamics ({x!r}); the robot's "
+                         "lengths, masses or inertias are beyond any real arm")
+    return x
+
+
 class _Builder:
     """Emits ``target = expr`` lines with constant folding and common-subexpression reuse."""
 
@@ -90,7 +99,7 @@ class _Builder:
                 x, neg = -x, not neg
             if x == 1.0:
                 return _Sym(y.name, neg)
-            name = self._emit(("c*", x, y.name), f"{x!r} * {y.name}", (y.name,))
+            name = self._emit(("c*", _finite(x), y.name), f"{x!r} * {y.name}", (y.name,))
             return _Sym(name, neg)
         a, b = sorted((x.name, y.name))
         name = self._emit(("*", a, b), f"{a} * {b}", (a, b))
@@ -106,9 +115,9 @@ class _Builder:
                 return y
             # c + y = c + y ; c - y  -> emitted as (y - c) negated
             if y.neg:
-                name = self._emit(("-c", y.name, x), f"{y.name} - {x!r}", (y.name,))
+                name = self._emit(("-c", y.name, _finite(x)), f"{y.name} - {x!r}", (y.name,))
                 return _Sym(name, True)
-            name = self._emit(("+c", y.name, x), f"{y.name} + {x!r}", (y.name,))
+            name = self._emit(("+c", y.name, _finite(x)), f"{y.name} + {x!r}", (y.name,))
             return _Sym(name, False)
         if x.neg == y.neg:
             a, b = sorted((x.name, y.name))
@@ -389,7 +398,7 @@ class Program:
     """
 
     def __init__(self, b: _Builder, outputs: list, where: list, signature: str):
-        values = [b.materialize(v) for v in outputs]
+        values = [_finite(b.materialize(v)) for v in outputs]
         names = {v for v in values if isinstance(v, str)}
         # dead-code elimination: keep the lines the outputs depend on
         deps = {line[0]: line[2] for line in b.lines}

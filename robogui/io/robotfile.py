@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.files import atomic_write_text
+from ..engine import bounds
+from ..engine.files import TextDecodeProblem, atomic_write_text, decode_text
 from ..engine.link import Link, inertia_vector
 from ..engine.robot import Robot
 from ..engine.transforms import rpy2r, tr2rpy
@@ -168,6 +169,12 @@ class _Reader:
         if not isinstance(links_data, list) or not links_data or not all(
                 isinstance(t, dict) for t in links_data):
             raise self.error("expected one or more [[links]] tables", "links")
+        if len(links_data) > bounds.MAX_JOINTS:
+            raise self.error(f"{len(links_data)} links is more than the {bounds.MAX_JOINTS} "
+                             "robogui handles", "links")
+        why = bounds.out_of_bounds(gravity, bounds.MAX_GRAVITY)
+        if why:
+            raise self.error(why, "gravity")
         links = []
         for k, table in enumerate(links_data, 1):
             self.link = k
@@ -177,12 +184,20 @@ class _Reader:
         base = self.frame(data.get("base", {}), "base")
         tool = self.frame(data.get("tool", {}), "tool")
         poses = self.poses(data.get("poses", {}), links)
+        for field, T in (("base", base), ("tool", tool)):
+            why = bounds.out_of_bounds(T[:3, 3], bounds.MAX_LENGTH)
+            if why:
+                raise self.error(f"translation {why} m", field)
         try:
-            return Robot(links, name=name, base=base, tool=tool, gravity=gravity, poses=poses,
-                         **texts)
+            robot = Robot(links, name=name, base=base, tool=tool, gravity=gravity, poses=poses,
+                          **texts)
         except ValueError as exc:  # e.g. a base matrix that is not a rigid transform
             field = str(exc).split()[0] if str(exc) else None
             raise self.error(str(exc), field if field in TOP_KEYS else None) from exc
+        problems = bounds.robot_bound_problems(robot)  # what the per-field checks left
+        if problems:
+            raise self.error(problems[0])
+        return robot
 
     def angle(self, x: float) -> float:
         return float(x) if self.to_rad is None else self.to_rad(x)
@@ -254,11 +269,14 @@ class _Reader:
             if kw["tau_max"] < 0:
                 raise self.error(f"must not be negative, got {t['tau_max']!r}", "tau_max")
         try:
-            return Link(**kw)
+            link = Link(**kw)
         except ValueError as exc:
             # Link's messages start with the field name, e.g. "I (inertia) must be ..."
             word = str(exc).split()[0] if str(exc) else ""
             raise self.error(str(exc), word if word in LINK_KEYS else None) from exc
+        for field, why in bounds.link_bound_problems(link):  # SI values, after conversion
+            raise self.error(f"{why} (in SI units; see docs/bounds.md)", field)
+        return link
 
     def inertia(self, value) -> list[float] | list[list[float]]:
         if isinstance(value, list) and len(value) == 3 and all(isinstance(v, list) for v in value):
@@ -317,14 +335,21 @@ def robot_from_toml(text: str | bytes, where: str = "<string>") -> Robot:
     """Parse the text of a robot file. ``where`` names the source in error messages."""
     if isinstance(text, bytes):
         try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RobotFileError(f"not UTF-8 text ({exc})", where) from None
+            text = decode_text(text)
+        except TextDecodeProblem as exc:
+            raise RobotFileError(str(exc), where) from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the TOML
     try:
         data = tomllib.loads(text, parse_float=_Exact)
     except tomllib.TOMLDecodeError as exc:  # its message carries the line and column
         raise RobotFileError(f"TOML syntax error: {exc}", where) from None
-    return _Reader(where, data).robot()
+    except (RecursionError, MemoryError):  # tomllib recurses once per nesting level
+        raise RobotFileError("the tables or arrays are nested too deeply to read", where) from None
+    try:
+        return _Reader(where, data).robot()
+    except (RecursionError, MemoryError, OverflowError) as exc:
+        raise RobotFileError(f"a value is too large or too deeply nested ({exc})",
+                             where) from None
 
 
 # ---------------------------------------------------------------------------------
@@ -414,6 +439,9 @@ def load_robot(name_or_path: str | os.PathLike) -> Robot:
     hit = _cache.get(key)
     if hit is not None and hit[0] == stamp:
         return hit[1]
+    if stat.st_size > bounds.MAX_FILE_BYTES:
+        raise RobotFileError(f"the file is {stat.st_size / 2**20:.1f} MiB; a robot file is at "
+                             f"most {bounds.MAX_FILE_BYTES // 2**20} MiB", path)
     try:
         raw = path.read_bytes()
     except OSError as exc:

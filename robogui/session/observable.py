@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Signal", "Events", "EventEmitter", "EventedModel", "Field", "values_equal"]
+__all__ = ["Signal", "Events", "EventEmitter", "EventedModel", "Field", "values_equal",
+           "ListenerError"]
 
 # "real change" tolerance for arrays: absolute, so that a 0.001 degree step
 # (1.7e-5 rad) is never swallowed by a relative tolerance at large angles
@@ -50,8 +51,44 @@ def values_equal(a: Any, b: Any) -> bool:
         return False
 
 
+class ListenerError(RuntimeError):
+    """One or more listeners raised while an event (or a batch of events) was delivered.
+
+    Every other listener was still called: one broken widget must not leave the others
+    showing a state the session is no longer in. ``errors`` holds ``(signal name,
+    exception)`` pairs in the order they happened; the message names the first, so the
+    failure is reported once however many listeners failed.
+    """
+
+    def __init__(self, errors: list[tuple[str, BaseException]]):
+        self.errors = list(errors)
+        name, first = self.errors[0]
+        more = f" (and {len(self.errors) - 1} more)" if len(self.errors) > 1 else ""
+        super().__init__(f"a listener of '{name}' failed: {type(first).__name__}: {first}{more}")
+
+    @property
+    def first(self) -> BaseException:
+        return self.errors[0][1]
+
+
+def _deliver(signal: Signal, value: Any, errors: list) -> None:
+    """Call every slot of ``signal``; an Exception from one is recorded, the rest still run."""
+    # copy: a callback may disconnect itself or others while we iterate
+    for fn in list(signal._slots):
+        try:
+            fn(value)
+        except ListenerError as exc:  # a nested emission already collected its own
+            errors.extend(exc.errors)
+        except Exception as exc:  # reported once, after every listener ran
+            errors.append((signal.name, exc))
+
+
 class Signal:
-    """Callbacks called with one argument, the new value, in connection order."""
+    """Callbacks called with one argument, the new value, in connection order.
+
+    When a callback raises, the later ones are still called; then one
+    :class:`ListenerError` listing every failure is raised.
+    """
 
     __slots__ = ("name", "_slots")
 
@@ -75,9 +112,10 @@ class Signal:
             pass
 
     def emit(self, value: Any = None) -> None:
-        # copy: a callback may disconnect itself or others while we iterate
-        for fn in list(self._slots):
-            fn(value)
+        errors: list[tuple[str, BaseException]] = []
+        _deliver(self, value, errors)
+        if errors:
+            raise ListenerError(errors)
 
     def __len__(self) -> int:
         return len(self._slots)
@@ -153,9 +191,18 @@ class EventEmitter:
             self._batch_depth -= 1
             if self._batch_depth == 0 and self._pending:
                 pending, self._pending = self._pending, {}
+                errors: list[tuple[str, BaseException]] = []
                 for name in self.events.names:
                     if name in pending:
-                        self.events[name].emit(pending[name]())
+                        # every pending event is delivered even when a listener failed
+                        try:
+                            value = pending[name]()
+                        except Exception as exc:  # a derived value failed: reported likewise
+                            errors.append((name, exc))
+                            continue
+                        _deliver(self.events[name], value, errors)
+                if errors:
+                    raise ListenerError(errors)
 
 
 class Field:

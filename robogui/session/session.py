@@ -41,15 +41,23 @@ from typing import Any
 import numpy as np
 
 from robogui.engine import kinematics
+from robogui.engine.bounds import robot_bound_problems
 from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.robot import Robot
 
 from . import armconfig
 from .ellipse import ELLIPSOID_KINDS
-from .observable import EventedModel, EventEmitter, Field, values_equal
+from .observable import EventedModel, EventEmitter, Field, ListenerError, values_equal
 from .playback import Playback
 
-__all__ = ["Session", "DisplayOptions", "initial_q", "NEAR_LIMIT"]
+__all__ = ["Session", "DisplayOptions", "initial_q", "robot_identity", "NEAR_LIMIT"]
+
+_KEEP = object()  # set_robot(trajectory=...) not given: keep the trajectory if it fits
+
+
+def robot_identity(robot) -> tuple[str, int]:
+    """What a trajectory or program records of the robot it belongs to: (name, joints)."""
+    return (str(robot.name), int(robot.n))
 
 # a joint closer to a limit than this fraction of its range is "near" (amber)
 NEAR_LIMIT = 0.05
@@ -112,6 +120,7 @@ class Session(EventEmitter):
         self._robot = self._check_robot(robot)
         self._q = self._check_q(initial_q(robot) if q is None else q)
         self._trajectory = None
+        self._trajectory_robot: tuple[str, int] | None = None  # robot_identity, see set_robot
         self.playback = Playback()  # the time cursor over the trajectory
         self._time = 0.0
         self._changing = False  # a drag is in progress (set_q(..., changing=True))
@@ -135,26 +144,102 @@ class Session(EventEmitter):
     def robot(self, robot: Robot) -> None:
         self.set_robot(robot)
 
-    def set_robot(self, robot: Robot, q=None) -> None:
-        """Show another robot at ``q`` (default :func:`initial_q`).
+    def set_robot(self, robot: Robot, q=None, *, trajectory=_KEEP):
+        """Show another robot at ``q`` (default :func:`initial_q`); returns the trajectory
+        this cleared (or None).
 
-        Fires robot, q, frames and changed (once each); trajectory if it no longer fits.
+        The robot is validated completely first (bounds, frames and gravity torque at
+        ``q`` finite): a robot that fails raises ValueError and nothing changes. A
+        trajectory made for another robot (see :attr:`trajectory_robot`) is cleared;
+        ``trajectory=`` sets the one the new robot gets instead (an undo of a robot change
+        passes back the trajectory it cleared). When a listener fails while the change
+        is shown, the previous robot, q and trajectory are restored and ValueError says
+        what failed.
+
+        Fires robot, q, frames and changed (once each); trajectory when it changes.
         """
         robot = self._check_robot(robot)
         q_new = self._check_q(initial_q(robot) if q is None else q, robot)
         same = robot == self._robot
-        with self.batch():
-            if not same:
-                self._robot = robot
-                self._cache.clear()
-                if self._trajectory is not None and np.shape(self._trajectory.q)[1] != robot.n:
-                    self._set_cursor_trajectory(None)
-                    self._trajectory = None
-                    self._emit("trajectory", None)
+        if not same:
+            self._validate_robot(robot, q_new)
+        keep = trajectory is _KEEP
+        if not keep and trajectory is not None:
+            self._check_trajectory(trajectory, robot)
+        old_traj = self._trajectory
+        if keep:
+            new_traj = old_traj
+            if old_traj is not None and (np.shape(old_traj.q)[1] != robot.n
+                                         or self._trajectory_robot != robot_identity(robot)):
+                new_traj = None
+        else:
+            new_traj = trajectory
+        cleared = old_traj if (old_traj is not None and new_traj is not old_traj) else None
+        if same and new_traj is old_traj and q is None:
+            return None
+        saved = self._snapshot()
+        try:
+            with self.batch():
+                if not same:
+                    self._robot = robot
+                    self._cache.clear()
+                    self._emit("robot", robot)
+                    self._emit("frames", lazy=lambda: self.frames)
+                if new_traj is not old_traj:
+                    self._replace_trajectory(new_traj, robot_identity(robot))
+                if not same or q is not None:
+                    self._store_q(q_new, changing=False, force=not same)
+        except ListenerError as exc:
+            self._restore(saved)
+            raise ValueError(f"{robot.name!r} could not be shown, the previous robot is back: "
+                             f"{exc}") from exc
+        return cleared
+
+    def _validate_robot(self, robot: Robot, q: np.ndarray) -> None:
+        """Compute what the first use of ``robot`` computes, before it replaces the current
+        one: a robot with absurd values, or whose frames or gravity torque overflow at
+        ``q``, raises ValueError."""
+        problems = robot_bound_problems(robot)
+        if problems:
+            raise ValueError(f"{robot.name!r}: {problems[0]}")
+        with np.errstate(all="ignore"):
+            frames = kinematics.fkine_all(robot, q)
+        if not np.all(np.isfinite(frames)):
+            raise ValueError(f"{robot.name!r}: the link frames at q overflow (not finite)")
+        if robot.has_dynamics:
+            from robogui.engine.dynamics import gravload
+
+            with np.errstate(all="ignore"):
+                tau = np.asarray(gravload(robot, q), dtype=float)
+            if not np.all(np.isfinite(tau)):
+                raise ValueError(f"{robot.name!r}: the gravity torque at q overflows "
+                                 "(not finite)")
+
+    def _snapshot(self) -> tuple:
+        return (self._robot, self._q, self._trajectory, self._trajectory_robot, self._time,
+                self._analysis)
+
+    def _restore(self, saved: tuple) -> None:
+        """Back to a :meth:`_snapshot` after a failed change; every listener is told again
+        (a second failure is dropped: the first one is what gets reported)."""
+        robot, q, traj, traj_robot, time, analysis = saved
+        self._set_cursor_trajectory(traj)
+        self._robot, self._q, self._trajectory, self._trajectory_robot = robot, q, traj, traj_robot
+        self._time, self._analysis, self._changing = time, analysis, False
+        self._cache.clear()
+        self._path_cache = None
+        if traj is not None:
+            self.playback.seek(time)
+        try:
+            with self.batch():
                 self._emit("robot", robot)
                 self._emit("frames", lazy=lambda: self.frames)
-            if not same or q is not None:
-                self._store_q(q_new, changing=False, force=not same)
+                self._emit("trajectory", traj)
+                self._emit("time", time)
+                self._emit("q", q)
+                self._emit("changed", lazy=lambda: self.q)
+        except ListenerError:
+            pass
 
     @property
     def tool(self) -> np.ndarray:
@@ -253,21 +338,48 @@ class Session(EventEmitter):
         """The current trajectory (an object with ``t`` (k,) and ``q`` (k, n)) or None."""
         return self._trajectory
 
-    def set_trajectory(self, trajectory) -> None:
-        """Set (or clear, with None) the trajectory; the playhead goes to its start."""
+    @property
+    def trajectory_robot(self) -> tuple[str, int] | None:
+        """(name, joint count) of the robot the trajectory was made for; None without one.
+        :meth:`set_robot` clears a trajectory when the new robot is not that robot."""
+        return self._trajectory_robot if self._trajectory is not None else None
+
+    def _check_trajectory(self, trajectory, robot: Robot) -> None:
+        t = as_float_array(getattr(trajectory, "t", None), "trajectory.t")
+        qt = as_float_array(getattr(trajectory, "q", None), "trajectory.q")
+        if t.ndim != 1 or t.size < 1:
+            raise ValueError(f"trajectory.t must have shape (k,), k >= 1, got {t.shape}")
+        if qt.shape != (t.size, robot.n):
+            raise ValueError(
+                f"trajectory.q must have shape ({t.size}, {robot.n}), got {qt.shape}")
+        if np.any(np.diff(t) < 0) or not np.all(np.isfinite(t)):
+            raise ValueError("trajectory.t must be finite and non-decreasing")
+        if not np.all(np.isfinite(qt)):
+            raise ValueError("trajectory.q must be finite")
+
+    def set_trajectory(self, trajectory, *, robot: tuple[str, int] | None = None) -> None:
+        """Set (or clear, with None) the trajectory; the playhead goes to its start.
+
+        ``robot`` is the (name, joint count) of the robot it was made for (default: the
+        current robot); the trajectory is checked completely before it replaces the
+        current one, and a listener failure restores the previous one (ValueError)."""
         if trajectory is not None:
-            t = as_float_array(getattr(trajectory, "t", None), "trajectory.t")
-            qt = as_float_array(getattr(trajectory, "q", None), "trajectory.q")
-            if t.ndim != 1 or t.size < 1:
-                raise ValueError(f"trajectory.t must have shape (k,), k >= 1, got {t.shape}")
-            if qt.shape != (t.size, self._robot.n):
-                raise ValueError(
-                    f"trajectory.q must have shape ({t.size}, {self._robot.n}), got {qt.shape}")
-            if np.any(np.diff(t) < 0) or not np.all(np.isfinite(t)):
-                raise ValueError("trajectory.t must be finite and non-decreasing")
+            self._check_trajectory(trajectory, self._robot)
+        if robot is not None and (not isinstance(robot, tuple) or len(robot) != 2):
+            raise ValueError(f"robot must be (name, joint count), got {robot!r}")
+        saved = self._snapshot()
+        try:
+            self._replace_trajectory(trajectory, robot or robot_identity(self._robot))
+        except ListenerError as exc:
+            self._restore(saved)
+            raise ValueError(f"the trajectory could not be shown, the previous state is "
+                             f"back: {exc}") from exc
+
+    def _replace_trajectory(self, trajectory, robot_id: tuple[str, int]) -> None:
         with self.batch():
             self._set_cursor_trajectory(trajectory)
             self._trajectory = trajectory
+            self._trajectory_robot = robot_id if trajectory is not None else None
             self._emit("trajectory", trajectory)
             if trajectory is not None:
                 self.set_time(float(np.asarray(trajectory.t)[0]))

@@ -331,7 +331,7 @@ text = st.text(max_size=20)
 def links(draw, mdh):
     joint = draw(st.sampled_from("RP"))
     lo = draw(finite)
-    hi = lo + draw(positive)
+    hi = min(lo + draw(positive), 1e3)  # within the documented bounds (docs/bounds.md)
     A = np.array(draw(st.lists(finite, min_size=9, max_size=9))).reshape(3, 3) / 100
     inertia = A @ A.T if draw(st.booleans()) else np.zeros((3, 3))
     return Link(
