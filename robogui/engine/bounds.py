@@ -18,7 +18,7 @@ import numpy as np
 __all__ = [
     "MAX_LENGTH", "MAX_ANGLE", "MAX_MASS", "MAX_INERTIA", "MAX_GRAVITY", "MAX_MOTOR",
     "MAX_TORQUE", "MAX_JOINTS", "MAX_SAMPLES", "MAX_TIME", "MIN_DT", "MAX_MOVE_TIME",
-    "MIN_LINEAR_SPEED", "MAX_LINEAR_SPEED", "MAX_FILE_BYTES", "MAX_DATA_FILE_BYTES",
+    "MIN_LINEAR_SPEED", "MIN_JOINT_SPEED_FRACTION", "MAX_LINEAR_SPEED", "MAX_FILE_BYTES", "MAX_DATA_FILE_BYTES",
     "out_of_bounds", "link_bound_problems", "robot_bound_problems", "check_count",
 ]
 
@@ -46,6 +46,8 @@ MAX_TIME = 1.0e6
 MIN_DT = 1.0e-6
 #: longest single move of a teach program, blend included (s): one hour
 MAX_MOVE_TIME = 3600.0
+#: smallest speed of a joint move, as a fraction of the joints' maximum speeds
+MIN_JOINT_SPEED_FRACTION = 1.0e-3
 #: tool speed of a linear move (m/s)
 MIN_LINEAR_SPEED = 1.0e-4
 MAX_LINEAR_SPEED = 100.0

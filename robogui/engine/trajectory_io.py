@@ -34,8 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import bounds
 from .checks import as_float_array, as_transform
-from .files import atomic_write_text
+from .files import TextDecodeProblem, atomic_write_text, read_text
 
 __all__ = [
     "Trajectory",
@@ -442,16 +443,51 @@ def _parse_rows_slowly(path, lines: list[str], linenos: list[int], width: int, h
     _fail(path, linenos[0], None, None, "could not parse the numbers in this file")
 
 
+#: bounds of the values in a trajectory file, by column group (see docs/bounds.md)
+_VALUE_BOUNDS = {"q": bounds.MAX_ANGLE, "qd": 1e9, "qdd": 1e15}
+
+
+def _check_bounds(path, data: np.ndarray, t_col: int, cols: dict, linenos, header) -> None:
+    """Times within +-MAX_TIME with steps of at least MIN_DT, joint values within bounds:
+    what the derivatives and the playback need to stay finite."""
+    t = data[:, t_col]
+    big = np.abs(t) > bounds.MAX_TIME
+    if big.any():
+        r = int(np.argmax(big))
+        _fail(path, linenos[r], t_col + 1, "t", f"time {float(t[r]):g} s is beyond the bound "
+              f"of {bounds.MAX_TIME:g} s")
+    small = np.diff(t) < bounds.MIN_DT
+    if small.any():
+        r = int(np.argmax(small)) + 1
+        _fail(path, linenos[r], t_col + 1, "t", f"time step {float(t[r] - t[r - 1]):g} s is "
+              f"shorter than {bounds.MIN_DT:g} s")
+    for prefix, idx in cols.items():
+        block = np.abs(data[:, idx])
+        over = block > _VALUE_BOUNDS[prefix]
+        if over.any():
+            r, j = np.argwhere(over)[0]
+            c = idx[j]
+            _fail(path, linenos[r], c + 1, header[c].strip(),
+                  f"value {float(data[r, c]):g} is beyond the bound of "
+                  f"{_VALUE_BOUNDS[prefix]:g}")
+
+
 def read_trajectory_csv(path, n: int | None = None) -> dict:
     """Read and validate a trajectory CSV file.
 
     Returns a dict with ``t`` (k,), ``q``/``qd``/``qdd`` (k, n) or None, ``T`` (k, 4, 4) or
     None and ``name`` (str). ``n``, when given, is the expected number of joints.
-    Raises :class:`TrajectoryFileError` naming the file, line and column on any problem;
-    ``OSError`` when the file cannot be read.
+    Raises :class:`TrajectoryFileError` naming the file, line and column on any problem,
+    an unreadable file included.
     """
     path = Path(path)
-    text = path.read_text(encoding="utf-8-sig")
+    try:
+        text = read_text(path, bounds.MAX_DATA_FILE_BYTES)
+    except OSError as exc:
+        _fail(path, None, None, None, f"cannot read the file ({exc.strerror or exc})")
+    except TextDecodeProblem as exc:
+        _fail(path, exc.line, None, None, str(exc))
+    text = text.removeprefix("\ufeff")
     name = ""
     header = header_line = None
     data_lines: list[str] = []
@@ -477,6 +513,9 @@ def read_trajectory_csv(path, n: int | None = None) -> dict:
             continue
         data_lines.append(stripped)
         linenos.append(i)
+        if len(data_lines) > bounds.MAX_SAMPLES:
+            _fail(path, i, None, None, f"more than {bounds.MAX_SAMPLES} samples; split the "
+                  "trajectory or resample it")
     if header is None:
         _fail(path, None, None, None, "the file is empty (no header row)")
     t_col, cols, T_list = _parse_header(path, header_line, header, n)
@@ -501,6 +540,7 @@ def read_trajectory_csv(path, n: int | None = None) -> dict:
         r = int(np.argmax(steps <= 0)) + 1
         _fail(path, linenos[r], t_col + 1, "t",
               f"time must be strictly increasing: {float(t[r])!r} follows {float(t[r - 1])!r}")
+    _check_bounds(path, data, t_col, cols, linenos, header)
     out = {"t": t, "q": None, "qd": None, "qdd": None, "T": None, "name": name}
     for prefix, idx in cols.items():
         out[prefix] = data[:, idx]

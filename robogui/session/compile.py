@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from robogui.engine.bounds import MAX_MOVE_TIME, MAX_SAMPLES, MIN_DT
+
 from .program import Move, Problem, Program, ProgramError
 
 __all__ = ["compile_program", "CompiledProgram", "Segment", "max_joint_speeds"]
@@ -97,6 +99,18 @@ class CompiledProgram:
             if seg.move_index == move_index:
                 return seg
         raise ProgramError(f"move {move_index + 1} is not in the compiled program")
+
+
+def _check_time(duration: float, dt: float, index: int, build) -> None:
+    """Refuse a move that would last longer than the bounds allow or make the program's
+    trajectory too long to hold, before anything is allocated (``index`` 0-based)."""
+    if not math.isfinite(duration) or duration > MAX_MOVE_TIME:
+        raise ProgramError(f"move {index + 1} would last {duration:g} s, more than the "
+                           f"{MAX_MOVE_TIME:g} s a move may take (give it a duration or a "
+                           "higher speed)")
+    if build.count + duration / dt > MAX_SAMPLES:
+        raise ProgramError(f"move {index + 1}: the program would have more than "
+                           f"{MAX_SAMPLES} samples at dt = {dt:g} s")
 
 
 def _sample_times(duration: float, dt: float) -> np.ndarray:
@@ -189,8 +203,9 @@ def compile_program(
     reasons = program.check_robot(robot)
     if reasons:
         raise ProgramError(reasons[0])
-    if not math.isfinite(dt) or dt <= 0:
-        raise ProgramError(f"dt must be a positive sample period in s, got {dt}")
+    mismatch = program.robot_mismatch(robot)  # same joint count, another robot's name
+    if not math.isfinite(dt) or dt < MIN_DT:
+        raise ProgramError(f"dt must be a sample period of at least {MIN_DT:g} s, got {dt}")
     if q_start is None:
         if not program.moves:
             raise ProgramError("the program has no moves and no start configuration was given")
@@ -243,6 +258,7 @@ def compile_program(
                     )
                 )
             else:
+                _check_time(T, dt, i, build)
                 tr = jtraj(q_prev, target, _sample_times(T, dt))
                 q = tr.q.copy()
                 q[-1] = target  # exactly on the waypoint, not within rounding
@@ -280,6 +296,8 @@ def compile_program(
                                 f"move {j + 1} ({move.kind} to {move.target}): its blend of "
                                 f"{move.blend:g} s is ignored: {why}", kind="blend"))
     traj = build.build(program.name)
+    if mismatch:
+        problems.append(Problem(0.0, 0, None, "warning", mismatch, kind="robot"))
     problems.sort(key=lambda p: (p.time, p.move_index if p.move_index is not None else -1))
     return CompiledProgram(traj, tuple(segments), tuple(problems), program, robot.key)
 
@@ -320,7 +338,9 @@ def _compile_blended(
                     )
                 )
             T = need
+        _check_time(T, dt, j, build)
         tseg.append(max(T, dt))
+    _check_time(float(sum(tseg)), dt, i, build)  # the run as a whole
     tr = mstraj(targets, dt, tacc, tsegment=np.array(tseg), q0=q_prev)
     via_t = np.asarray(tr.info["via_times"], dtype=float)
     t0, t1, i0, i1 = build.add(tr.t, tr.q, tr.qd, tr.qdd)
@@ -363,6 +383,7 @@ def _compile_linear(
             )
         )
         return q_prev
+    _check_time(T, dt, index, build)
     t = _sample_times(T, dt)
     cart = ctraj(T0, T1, t.size, t=t, profile="quintic")
     from .jog import task_mask

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from robogui.engine import bounds
+
 __all__ = [
     "Waypoint",
     "Move",
@@ -82,7 +84,7 @@ def _optional_positive(value, what: str) -> float | None:
         return None
     try:
         x = float(value)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         raise ProgramError(f"{what} must be a number, got {value!r}") from exc
     if not math.isfinite(x) or x <= 0:
         raise ProgramError(f"{what} must be a positive number, got {value!r}")
@@ -101,11 +103,17 @@ class Waypoint:
         _check_name(self.name)
         try:
             q = np.array(self.q, dtype=float).reshape(-1)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ProgramError(
                 f"waypoint {self.name!r}: q must be numbers, got {self.q!r}") from exc
         if q.size == 0 or not np.all(np.isfinite(q)):
             raise ProgramError(f"waypoint {self.name!r}: q must be finite numbers, got {q}")
+        if q.size > bounds.MAX_JOINTS:
+            raise ProgramError(f"waypoint {self.name!r}: {q.size} joint values is more than "
+                               f"the {bounds.MAX_JOINTS} robogui handles")
+        why = bounds.out_of_bounds(q, bounds.MAX_ANGLE)
+        if why:
+            raise ProgramError(f"waypoint {self.name!r}: q value {why} (rad or m)")
         q.setflags(write=False)
         object.__setattr__(self, "q", q)
         object.__setattr__(self, "comment", str(self.comment))
@@ -152,15 +160,28 @@ class Move:
         spd = _optional_positive(self.speed, "a move speed")
         if dur is not None and spd is not None:
             raise ProgramError("give a move a duration or a speed, not both")
-        if spd is not None and self.kind == "joint" and spd > 1.0:
+        if spd is not None and self.kind == "joint" and not (
+                bounds.MIN_JOINT_SPEED_FRACTION <= spd <= 1.0):
             raise ProgramError(
-                f"a joint move's speed is a fraction (0, 1] of the maximum joint speed, got {spd}")
+                f"a joint move's speed is a fraction [{bounds.MIN_JOINT_SPEED_FRACTION:g}, 1] "
+                f"of the maximum joint speed, got {spd:g}")
+        if spd is not None and self.kind == "linear" and not (
+                bounds.MIN_LINEAR_SPEED <= spd <= bounds.MAX_LINEAR_SPEED):
+            raise ProgramError(
+                f"a linear move's speed must be between {bounds.MIN_LINEAR_SPEED:g} and "
+                f"{bounds.MAX_LINEAR_SPEED:g} m/s, got {spd:g}")
+        if dur is not None and dur > bounds.MAX_MOVE_TIME:
+            raise ProgramError(f"a move duration must be at most {bounds.MAX_MOVE_TIME:g} s, "
+                               f"got {dur:g}")
         try:
             blend = float(self.blend)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ProgramError(f"a move blend must be a number, got {self.blend!r}") from exc
         if not math.isfinite(blend) or blend < 0:
             raise ProgramError(f"a move blend must be zero or a positive time in s, got {blend}")
+        if blend > bounds.MAX_MOVE_TIME:
+            raise ProgramError(f"a move blend must be at most {bounds.MAX_MOVE_TIME:g} s, "
+                               f"got {blend:g}")
         object.__setattr__(self, "duration", dur)
         object.__setattr__(self, "speed", spd)
         object.__setattr__(self, "blend", blend)
@@ -263,8 +284,21 @@ class Program:
         out = []
         n = self.n_joints
         if n is not None and n != robot.n:
-            out.append(f"the program's waypoints have {n} joints but {robot.name!r} has {robot.n}")
+            taught = f" (it was taught on {self.robot!r})" if self.robot else ""
+            out.append(f"the program's waypoints have {n} joints but {robot.name!r} has "
+                       f"{robot.n}{taught}")
         return out
+
+    def robot_mismatch(self, robot) -> str | None:
+        """A sentence for the user when this program names another robot than ``robot``
+        (or its waypoints do not fit it); None when it belongs to ``robot``."""
+        reasons = self.check_robot(robot)
+        if reasons:
+            return reasons[0]
+        if self.robot and self.robot != robot.name:
+            return (f"the program was taught on {self.robot!r}, not on {robot.name!r}: the "
+                    "same joint angles put this arm elsewhere")
+        return None
 
     # -- edits (each returns a new Program) ---------------------------------------
     def _with(self, **changes) -> Program:

@@ -17,7 +17,8 @@ import re
 import tomllib
 from pathlib import Path
 
-from robogui.engine.files import atomic_write_text
+from robogui.engine.bounds import MAX_FILE_BYTES
+from robogui.engine.files import TextDecodeProblem, atomic_write_text, read_text
 from robogui.io.tomlwrite import toml_key, toml_value
 
 from .program import Move, Program, ProgramError, Waypoint
@@ -34,10 +35,12 @@ _ROOT_KEYS = {"format": str, "version": int, "name": str, "robot": str, "comment
 _WAYPOINT_KEYS = {"name": str, "q": list, "comment": str}
 _MOVE_KEYS = {"kind": str, "target": str, "duration": float, "speed": float, "blend": float,
               "comment": str}
+#: waypoints, and moves, in one program file
+MAX_ENTRIES = 100_000
 _TYPE_WORDS = {str: "text", int: "an integer", float: "a number", list: "a list"}
 
 
-class ProgramFileError(ValueError):
+class ProgramFileError(ProgramError):
     """A program file that cannot be read; ``path``, ``line``, ``entry``, ``field`` locate it."""
 
     def __init__(self, path, message: str, line: int | None = None, entry: str | None = None,
@@ -139,6 +142,13 @@ class _Locator:
         return first if table is not None else None
 
 
+def _is_finite(x) -> bool:
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an integer beyond the float range
+        return False
+
+
 def _check_keys(data: dict, allowed: dict, fail, table, k, entry) -> None:
     for key in data:
         if key not in allowed:
@@ -156,13 +166,24 @@ def _check_keys(data: dict, allowed: dict, fail, table, k, entry) -> None:
 
 def loads_program(text: str, path=None) -> Program:
     """Parse program text (``path`` only names the source in errors)."""
-
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the TOML
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ProgramFileError(path, f"not valid TOML: {exc}",
                                line=int(m.group(1)) if m else None) from None
+    except (RecursionError, MemoryError):  # tomllib recurses once per nesting level
+        raise ProgramFileError(path, "the tables or arrays are nested too deeply to read"
+                               ) from None
+    try:
+        return _program_from_data(data, text, path)
+    except (RecursionError, MemoryError, OverflowError) as exc:
+        raise ProgramFileError(path, f"a value is too large or too deeply nested ({exc})"
+                               ) from None
+
+
+def _program_from_data(data: dict, text: str, path) -> Program:
     loc = _Locator(text)
 
     def fail(message, table=None, k=None, key=None, entry=None):
@@ -176,12 +197,15 @@ def loads_program(text: str, path=None) -> Program:
     if fmt != FORMAT_NAME:
         fail(f"expected {FORMAT_NAME!r}, got {fmt!r}", key="format")
     version = data.get("version", FORMAT_VERSION)
+    waypoints_data, moves_data = data.get("waypoint", []), data.get("move", [])
+    if len(waypoints_data) > MAX_ENTRIES or len(moves_data) > MAX_ENTRIES:
+        fail(f"more than {MAX_ENTRIES} waypoints or moves")
     if version > FORMAT_VERSION or version < 1:
         fail(f"version {version} is not supported (this robogui reads version "
              f"{FORMAT_VERSION})", key="version")
 
     waypoints = []
-    for k, w in enumerate(data.get("waypoint", [])):
+    for k, w in enumerate(waypoints_data):
         entry = f"waypoint {k + 1}"
         if not isinstance(w, dict):
             fail("must be a [[waypoint]] table", "waypoint", k, None, entry)
@@ -193,12 +217,12 @@ def loads_program(text: str, path=None) -> Program:
         q = w["q"]
         if not q or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in q):
             fail(f"must be a non-empty list of numbers, got {q!r}", "waypoint", k, "q", entry)
-        if not all(math.isfinite(x) for x in q):
+        if not all(_is_finite(x) for x in q):
             fail(f"must be finite numbers, got {q!r}", "waypoint", k, "q", entry)
         try:
             waypoints.append(Waypoint(w["name"], [float(x) for x in q], w.get("comment", "")))
         except ProgramError as exc:
-            fail(str(exc), "waypoint", k, "name", entry)
+            fail(str(exc), "waypoint", k, "q" if ": q " in str(exc) else "name", entry)
         if waypoints[0].q.size != len(q):
             fail(f"has {len(q)} joint values but waypoint 1 has {waypoints[0].q.size}",
                  "waypoint", k, "q", entry)
@@ -208,7 +232,7 @@ def loads_program(text: str, path=None) -> Program:
 
     names = {w.name for w in waypoints}
     moves = []
-    for k, mv in enumerate(data.get("move", [])):
+    for k, mv in enumerate(moves_data):
         entry = f"move {k + 1}"
         if not isinstance(mv, dict):
             fail("must be a [[move]] table", "move", k, None, entry)
@@ -238,11 +262,9 @@ def load_program(path) -> Program:
     """Read a program file. Raises ProgramFileError (a ValueError) naming what is wrong."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        text = read_text(path, MAX_FILE_BYTES)
     except OSError as exc:
         raise ProgramFileError(path, f"cannot read the file: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ProgramFileError(path, f"not UTF-8 text (byte {exc.start})") from None
+    except TextDecodeProblem as exc:
+        raise ProgramFileError(path, str(exc), line=exc.line) from None
     return loads_program(text, path)

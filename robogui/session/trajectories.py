@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from robogui.engine.trajectory import Trajectory, jtraj
+from robogui.engine.trajectory_io import TrajectoryFileError
 
 __all__ = ["load_trajectory_csv", "export_trajectory_csv", "demo_trajectory"]
 
@@ -19,15 +20,20 @@ __all__ = ["load_trajectory_csv", "export_trajectory_csv", "demo_trajectory"]
 def load_trajectory_csv(path, robot) -> Trajectory:
     """Read a CSV trajectory for ``robot`` (its joint count is checked).
 
-    Raises TrajectoryFileError (a ValueError naming file, line and column) or OSError.
+    Raises only TrajectoryFileError (a ValueError naming file, line and column).
     """
-    traj = Trajectory.from_csv(path, n=robot.n)
-    if traj.q is None:
-        raise ValueError(f"{path}: the file has poses (T11..T34) but no joint columns "
-                         "q1..qn; the timeline plays joint trajectories")
-    if traj.qd is None or traj.qdd is None:
-        if len(traj) >= 2:
-            traj = traj.with_derivatives()
+    try:
+        traj = Trajectory.from_csv(path, n=robot.n)
+        if traj.q is None:
+            raise TrajectoryFileError(f"{path}: the file has poses (T11..T34) but no joint "
+                                      "columns q1..qn; the timeline plays joint trajectories")
+        if traj.qd is None or traj.qdd is None:
+            if len(traj) >= 2:
+                traj = traj.with_derivatives()
+    except TrajectoryFileError:
+        raise
+    except (ValueError, OverflowError, MemoryError) as exc:  # the container's own checks
+        raise TrajectoryFileError(f"{path}: {exc}") from None
     return traj
 
 

@@ -543,7 +543,7 @@ def test_csv_error_messages_say_what_is_wrong(tmp_path):
     msg = _fails(tmp_path, f"t,{rot}\n0,1,0,0,0,0,1,0,0,0,0,1,0\n1,2,0,0,0,0,1,0,0,0,0,1,0\n")
     assert "line 3" in msg and "rotation" in msg
     assert "T34" in _fails(tmp_path, f"t,{rot[:-4]}\n0," + ",".join("0" * 11) + "\n")
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(TrajectoryFileError, match="missing.csv: cannot read the file"):
         Trajectory.from_csv(tmp_path / "missing.csv")
 
 

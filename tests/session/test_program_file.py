@@ -138,7 +138,7 @@ def test_syntax_errors_and_other_files(tmp_path):
     assert "missing 'format" in str(err)
     err = bad('format = "robogui-robot"\n', tmp_path)
     assert err.field == "format" and "robogui-program" in str(err)
-    (tmp_path / "bin.prog").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "bin.prog").write_bytes(b"name = \"\xe9t\xe9\"\n")  # Latin-1
     with pytest.raises(ProgramFileError, match="not UTF-8"):
         load_program(tmp_path / "bin.prog")
     with pytest.raises(ProgramFileError, match="cannot read"):
