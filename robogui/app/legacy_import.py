@@ -147,12 +147,9 @@ def _message(exc: Exception, path: Path) -> str:
 
 def _read_conf(parent, path: Path, choose: Chooser):
     """(robot, warnings) from a .conf, asking what the file leaves open; None: cancelled."""
-    from robogui.io.roboop import LegacyFormatError, parse_conf, read_roboop
+    from robogui.io.roboop import parse_conf, read_conf_text, read_roboop
 
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise LegacyFormatError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    text = read_conf_text(path)  # LegacyFormatError for binary or non-UTF-8 files
     conf = parse_conf(text, path, strict=True)
     bases = [s for s, entries in conf.sections.items() if "dof" in entries]
     section = None

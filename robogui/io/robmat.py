@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine import bounds
+from ..engine.files import TextDecodeProblem, read_text
 from ..engine.link import Link
 from ..engine.robot import Robot
 from ..engine.spacelib.chain import (
@@ -54,13 +56,15 @@ def _tokens(text: str) -> list[tuple[str, int]]:
     return [(tok, no) for no, line in enumerate(text.splitlines(), start=1) for tok in line.split()]
 
 
-def _read_text(path, text):
+def _read_text(path, text, max_bytes: int = bounds.MAX_FILE_BYTES):
     if text is not None:
-        return text
+        return text.removeprefix("\ufeff")
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        return read_text(path, max_bytes).removeprefix("\ufeff")
     except OSError as exc:
         raise LegacyFormatError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    except TextDecodeProblem as exc:
+        raise LegacyFormatError(str(exc), path, exc.line) from None
 
 
 class _Stream:
@@ -120,8 +124,14 @@ def read_dat(path=None, *, text: str | None = None) -> RobMatData:
     toks = _tokens(src)
     st = _Stream(toks, path, "DATA file")
     n = st.take("nlink (number of links)", integer=True)
-    if n < 1:
-        raise LegacyFormatError("nlink must be at least 1", path, toks[0][1], toks[0][0])
+    if n < 1 or n > bounds.MAX_JOINTS:
+        raise LegacyFormatError(f"nlink must be between 1 and {bounds.MAX_JOINTS}, got {n}",
+                                path, toks[0][1], toks[0][0])
+    need = 1 + 16 * n + len(TAIL_FIELDS)  # checked before anything is allocated
+    if len(toks) < need - len(TAIL_FIELDS):  # not even the links: the header is wrong
+        raise LegacyFormatError(
+            f"nlink = {n} needs {need} numbers (16 per link and 9 for gravity and the end "
+            f"effector's load) but the file holds {len(toks)}", path, toks[0][1], toks[0][0])
     vals = {f: np.zeros(n) for f in LINK_FIELDS}
     msgs = []
     for i in range(n):
@@ -177,12 +187,18 @@ def read_mot(path=None, nlink: int | None = None, *, text: str | None = None,
     if nlink is None or int(nlink) < 1:
         raise ValueError("nlink (from the DATA file) is needed: a MOTION file does not hold it")
     n = int(nlink)
-    toks = _tokens(_read_text(path, text))
+    toks = _tokens(_read_text(path, text, bounds.MAX_DATA_FILE_BYTES))
     st = _Stream(toks, path, "MOTION file")
     dt = st.take("dt (sample period)")
     if dt <= 0:
         raise LegacyFormatError("dt must be positive", path, toks[0][1], toks[0][0])
+    if not bounds.MIN_DT <= dt <= bounds.MAX_TIME:
+        raise LegacyFormatError(f"dt must be a sample period between {bounds.MIN_DT:g} and "
+                                f"{bounds.MAX_TIME:g} s, got {dt:g}", path, toks[0][1],
+                                toks[0][0])
     body = toks[1:]
+    if len(body) > 3 * n * bounds.MAX_SAMPLES:
+        raise LegacyFormatError(f"more than {bounds.MAX_SAMPLES} steps", path, body[-1][1])
     values = []
     for i in range(len(body)):
         values.append(st.take(f"value {i % 3 + 1} ({('q', 'qp', 'qpp')[i % 3]}) of joint "
@@ -204,6 +220,15 @@ def read_mot(path=None, nlink: int | None = None, *, text: str | None = None,
         msgs.append(f"{steps} steps read; ROB_MAT itself would stop after {limit} (its loop "
                     "runs over 0:dt:1)")
     arr = np.array(values[: steps * 3 * n]).reshape(steps, n, 3)
+    big = np.abs(arr[..., 0]) > bounds.MAX_ANGLE
+    if big.any():
+        s, j = np.argwhere(big)[0]
+        tok, no = body[(s * n + j) * 3]
+        raise LegacyFormatError(f"q of joint {j + 1} in step {s + 1} is beyond the bound of "
+                                f"{bounds.MAX_ANGLE:g} rad or m", path, no, tok)
+    if steps * dt > bounds.MAX_TIME:
+        raise LegacyFormatError(f"{steps} steps of {dt:g} s last more than "
+                                f"{bounds.MAX_TIME:g} s", path)
     return RobMatMotion(dt=dt, q=arr[..., 0], qd=arr[..., 1], qdd=arr[..., 2], warnings=msgs)
 
 
@@ -252,11 +277,19 @@ def load_robmat_dat(path, *, text: str | None = None) -> Robot:
             raise LegacyFormatError(f"link {i + 1}: {exc}", path) from None
         shift = z_shift
     tool[2, 3] = shift
+    name = Path(path).stem if path is not None else "robmat"
+    try:
+        robot = Robot(links, name=name, gravity=data.gravity, source=str(path or ""), tool=tool,
+                      comment="imported from a SpaceLib Rob_Mat DATA file (it has no joint "
+                              "limits)")
+    except ValueError as exc:
+        raise LegacyFormatError(str(exc), path) from None
+    problems = bounds.robot_bound_problems(robot)
+    if problems:
+        raise LegacyFormatError(f"{problems[0]} (SI units; see docs/bounds.md)", path)
     for msg in data.warnings:
         warnings.warn(f"{path}: {msg}", LegacyFormatWarning, stacklevel=2)
-    name = Path(path).stem if path is not None else "robmat"
-    return Robot(links, name=name, gravity=data.gravity, source=str(path or ""), tool=tool,
-                 comment="imported from a SpaceLib Rob_Mat DATA file (it has no joint limits)")
+    return robot
 
 
 #: the largest lateral shift (m) along y that load_robmat_dat drops (printed twists such

@@ -24,12 +24,32 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine import bounds
+from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
 from ..engine.link import Link
 from ..engine.robot import Robot
-from .robotfile import RobotFileError
+from .robotfile import RobotFileError, _closest
 
 __all__ = ["LegacyFormatError", "LegacyFormatWarning", "ConfFile", "parse_conf", "load_roboop",
-           "read_roboop", "robot_to_conf", "save_roboop"]
+           "read_roboop", "read_conf_text", "robot_to_conf", "save_roboop", "BASE_KEYS",
+           "LINK_KEYS"]
+
+#: the keys ROBOOP 1.32 reads in a robot's base section and in its link sections
+BASE_KEYS = ("Name", "DH", "Fix", "MinPara", "dof", "angle_in_degree", "Motor")
+LINK_KEYS = ("joint_type", "theta", "d", "a", "alpha", "theta_min", "theta_max",
+             "joint_offset", "immobile", "m", "cx", "cy", "cz", "Ixx", "Ixy", "Ixz", "Iyy",
+             "Iyz", "Izz", "Im", "Gr", "B", "Cf")
+
+
+def read_conf_text(path) -> str:
+    """The text of a .conf file (UTF-8, a byte-order mark allowed); LegacyFormatError for
+    a file that cannot be read or is not text."""
+    try:
+        return read_text(path, bounds.MAX_FILE_BYTES).removeprefix("\ufeff")
+    except OSError as exc:
+        raise LegacyFormatError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    except TextDecodeProblem as exc:
+        raise LegacyFormatError(str(exc), path, exc.line) from None
 
 
 class LegacyFormatError(RobotFileError):
@@ -184,11 +204,8 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     The initial joint values (``theta``/``d``) become the pose ``"initial"`` when nonzero.
     """
     if text is None:
-        try:
-            text = Path(path).read_bytes().decode("utf-8", errors="replace")
-        except OSError as exc:
-            raise LegacyFormatError(f"cannot read the file ({exc.strerror or exc})", path) from None
-    conf = parse_conf(text, path, strict)
+        text = read_conf_text(path)
+    conf = parse_conf(text.removeprefix("\ufeff"), path, strict)
     warn = conf.warnings.append
     bases = _base_sections(conf)
     if robot_name is None:
@@ -210,6 +227,10 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
         hit = conf.get(robot_name, "dof")
         raise LegacyFormatError(f"[{robot_name}] needs 'dof: <positive integer>'", path,
                                 hit[1] if hit else None, hit[0] if hit else None)
+    if dof > bounds.MAX_JOINTS:  # the header, checked before anything per link
+        hit = conf.get(robot_name, "dof")
+        raise LegacyFormatError(f"'dof: {dof}' is more than the {bounds.MAX_JOINTS} joints "
+                                "robogui handles", path, hit[1], hit[0])
     fix = v.get(robot_name, "Fix", "int", 0)
     if fix not in (0, 1):
         raise LegacyFormatError(f"'Fix' must be 0 or 1, got {fix}", path,
@@ -231,6 +252,7 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     name = name_hit[0] if name_hit else robot_name
     conv = math.radians if degrees else float
 
+    _warn_unknown_keys(conf, robot_name, dof)
     links, init = [], []
     for j in range(1, dof + 1):
         sec = f"{robot_name}_LINK{j}"
@@ -298,10 +320,27 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
             warn(f"Fix: 1 and [{sec}] holds nonzero values; ROBOOP 1.32 replaces that link by "
                  "the identity, and so does robogui")
     poses = {"initial": init} if any(init) else None
-    robot = Robot(links, name=name, gravity=(0.0, 0.0, -9.81), poses=poses,
-                  comment=f"imported from ROBOOP file section [{robot_name}]",
-                  source=str(path) if path is not None else "")
+    try:
+        robot = Robot(links, name=name, gravity=(0.0, 0.0, -9.81), poses=poses,
+                      comment=f"imported from ROBOOP file section [{robot_name}]",
+                      source=str(path) if path is not None else "")
+    except ValueError as exc:
+        raise LegacyFormatError(str(exc), path) from None
+    problems = bounds.robot_bound_problems(robot)
+    if problems:
+        raise LegacyFormatError(f"{problems[0]} (SI units; see docs/bounds.md)", path)
     return robot, list(conf.warnings)
+
+
+def _warn_unknown_keys(conf: ConfFile, robot_name: str, dof: int) -> None:
+    """A misspelt key is silently ignored by ROBOOP (its default is used): warn."""
+    sections = [(robot_name, BASE_KEYS)] + [(f"{robot_name}_LINK{j}", LINK_KEYS)
+                                           for j in range(1, dof + 1)]
+    for sec, known in sections:
+        for key, (_, line) in conf.sections.get(sec, {}).items():
+            if key not in known:
+                conf.warnings.append(f"line {line}: unknown key '{key}' in [{sec}] is ignored "
+                                     f"(ROBOOP ignores it too){_closest(key, known)}")
 
 
 def load_roboop(path, robot_name: str | None = None, mdh: bool | None = None, **kw) -> Robot:
@@ -372,11 +411,11 @@ def robot_to_conf(robot: Robot, section: str | None = None, *,
 
 
 def save_roboop(robot: Robot, path, section: str | None = None, **kw) -> Path:
-    """Write :func:`robot_to_conf` to ``path`` (newline-terminated, as ROBOOP needs)."""
+    """Write :func:`robot_to_conf` to ``path`` atomically (newline-terminated, as ROBOOP
+    needs): a temporary file replaces the target in one step."""
     path = Path(path)
     text = robot_to_conf(robot, section, **kw)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+    atomic_write_text(path, text)  # "\n" line ends, as ROBOOP needs
     return path
 
 

@@ -69,6 +69,12 @@ class Problem:
         return f"[{self.severity}] t={self.time:.3f} s: {self.message}"
 
 
+def _robot_key(name: str) -> str:
+    """A robot name for comparison: a library name (``puma560``) matches the robot's own
+    name (``Puma 560``)."""
+    return re.sub(r"[^0-9a-z]", "", str(name).lower())
+
+
 def _check_name(name, what: str = "waypoint name") -> str:
     if not isinstance(name, str):
         raise ProgramError(f"a {what} must be text, got {name!r}")
@@ -295,7 +301,7 @@ class Program:
         reasons = self.check_robot(robot)
         if reasons:
             return reasons[0]
-        if self.robot and self.robot != robot.name:
+        if self.robot and _robot_key(self.robot) != _robot_key(robot.name):
             return (f"the program was taught on {self.robot!r}, not on {robot.name!r}: the "
                     "same joint angles put this arm elsewhere")
         return None
