@@ -396,16 +396,20 @@ def _is_library_name(name_or_path) -> bool:
 
 
 #: file suffixes load_robot understands; legacy formats are read by their own modules
-LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Rob_Mat"}
+LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Rob_Mat",
+                     ".urdf": "URDF", ".xacro": "URDF (xacro)"}
 
 
-def load_robot(name_or_path: str | os.PathLike) -> Robot:
+def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
+               package_path=()) -> Robot:
     """Load a robot from the library by name, or from a file by path.
 
     A string without a path separator and without a known suffix is a library name
     (case-insensitive), e.g. ``load_robot("puma560")``; anything else is a path. Besides
     robogui's TOML files, ROBOOP ``.conf`` and SpaceLib Rob_Mat ``.DAT`` files load too
-    (see docs/legacy-formats.md).
+    (see docs/legacy-formats.md). URDF ``.urdf`` and xacro ``.xacro`` files give the
+    chain from the root link to ``tip`` (default: see :func:`robogui.io.urdf.load_urdf`);
+    ``package_path`` adds folders for ``package://`` names.
     Parsed files are cached by (path, modification time, size), and a Robot is immutable,
     so loading the same file twice is cheap and returns equal robots.
 
@@ -422,6 +426,12 @@ def load_robot(name_or_path: str | os.PathLike) -> Robot:
     else:
         path = Path(name_or_path)
     suffix = path.suffix.lower()
+    if suffix in (".urdf", ".xacro"):
+        from .urdf import load_urdf
+
+        return load_urdf(path, tip=tip, package_path=package_path)
+    if tip is not None:
+        raise RobotFileError("tip= applies to URDF and xacro files only", path)
     if suffix == ".conf":
         from .roboop import load_roboop
 
@@ -533,14 +543,20 @@ def robot_to_toml(robot: Robot) -> str:
 
 
 def save_robot(robot: Robot, path: str | os.PathLike) -> Path:
-    """Write ``robot`` to ``path`` as a robot file, atomically; returns the path.
+    """Write ``robot`` to ``path`` as a robot file (``.urdf``: URDF, else robogui TOML),
+    atomically; returns the path.
 
     The text goes to a temporary file in the same directory which then replaces the
     target in one step, so a crash never leaves a half-written file. Units are radians
     and metres; floats are written exactly, so ``load_robot(path) == robot``.
     """
-    text = robot_to_toml(robot)
     path = Path(path)
+    if path.suffix.lower() == ".urdf":
+        from .urdf_write import robot_to_urdf
+
+        text = robot_to_urdf(robot)
+    else:
+        text = robot_to_toml(robot)
     atomic_write_text(path, text)
     _cache.pop(str(path.resolve()), None)
     return path

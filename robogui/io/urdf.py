@@ -1,0 +1,458 @@
+"""URDF and xacro robots: the serial chain from the root link to a tip link.
+
+Parsing is yourdfpy's (after lxml has checked the XML and xacro has expanded macros);
+this module turns the link tree into an engine :class:`~robogui.engine.robot.Robot` of
+general joints:
+
+- the chain is the path of joints from the root link to the tip link; fixed joints on
+  it are folded into the next joint's origin (or, after the last moving joint, into the
+  last link's ``post``, so the last link frame is the tip frame);
+- links off the chain (fingers, sensors) are carried rigidly by the chain link they hang
+  on: their mass and inertia are lumped into it with their own joints at 0, and their
+  visual geometry is drawn in its frame;
+- limits -> ``qlim``, ``qd_max``, ``tau_max``; ``<dynamics damping friction>`` ->
+  viscous ``B`` and Coulomb ``Tc``; inertials are rotated into the link frame.
+
+Anything wrong raises :class:`~robogui.io.robotfile.RobotFileError` naming the file and
+the element.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from robogui.engine.link import Link
+from robogui.engine.robot import Robot
+from robogui.engine.visual import Visual
+
+from .packages import PackageResolver
+from .robotfile import RobotFileError
+
+__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "URDF_SUFFIXES"]
+
+URDF_SUFFIXES = (".urdf", ".xacro")
+MOVING = ("revolute", "continuous", "prismatic")
+KNOWN = (*MOVING, "fixed", "floating", "planar")
+
+_XACRO_LOCK = threading.Lock()
+
+
+# -- reading the XML -------------------------------------------------------------------
+def _xacro_text(path: Path, resolver: PackageResolver) -> str:
+    import xacro
+    import xacro.substitution_args as subst
+
+    missing: list[str] = []
+
+    def find(pkg: str) -> str:
+        found = resolver.find(pkg)
+        if found is None:
+            missing.append(pkg)
+            raise LookupError(pkg)
+        return str(found)
+
+    with _XACRO_LOCK:  # xacro keeps module-level state
+        saved = subst._eval_find
+        subst._eval_find = find
+        try:
+            doc = xacro.process_file(str(path))
+        except Exception as exc:  # xacro raises many kinds; all mean "cannot expand"
+            if missing:
+                raise RobotFileError(
+                    f"xacro: $(find {missing[0]}): no package {missing[0]!r} (give its folder "
+                    "with --package-path NAME=DIR or ROS_PACKAGE_PATH)", path) from None
+            raise RobotFileError(f"xacro could not expand the file: {exc}", path) from None
+        finally:
+            subst._eval_find = saved
+    return doc.toxml()
+
+
+def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = ()):
+    """The checked lxml root of a URDF (or expanded xacro) file."""
+    from lxml import etree
+
+    path = Path(path)
+    resolver = PackageResolver(path, package_path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    if not raw.strip():
+        raise RobotFileError("the file is empty", path)
+    if path.suffix.lower() == ".xacro":
+        raw = _xacro_text(path, resolver).encode()
+    try:
+        root = etree.fromstring(raw, etree.XMLParser(remove_blank_text=True))
+    except etree.XMLSyntaxError as exc:
+        raise RobotFileError(f"not valid XML ({exc})", path) from None
+    if root.tag != "robot":
+        raise RobotFileError(f"the root element is <{root.tag}>, not <robot>", path)
+    etree.strip_tags(root, etree.Comment)
+    for j in root.findall("joint"):
+        name = j.get("name")
+        where = f"<joint name={name!r}>"
+        if name is None:
+            raise RobotFileError("a <joint> has no name", path)
+        for tag in ("parent", "child"):
+            el = j.find(tag)
+            if el is None or not el.get("link"):
+                raise RobotFileError(f"{where} has no <{tag} link=...>", path)
+    for k in root.findall("link"):
+        if k.get("name") is None:
+            raise RobotFileError("a <link> has no name", path)
+    return root, resolver
+
+
+def _parse(path: Path, package_path):
+    import yourdfpy
+
+    root, resolver = read_urdf_xml(path, package_path)
+    try:
+        model = yourdfpy.URDF._parse_robot(xml_element=root)
+    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+        raise RobotFileError(f"cannot read the URDF ({exc})", path) from None
+    return root, model, resolver
+
+
+# -- the tree ---------------------------------------------------------------------------
+class _Tree:
+    """Links and joints of a URDF, checked: one root, no loop, known references."""
+
+    def __init__(self, model, path: Path):
+        self.path = path
+        self.links = {k.name: k for k in model.links}
+        self.joints = {j.name: j for j in model.joints}
+        self.parent_joint: dict[str, object] = {}
+        self.children: dict[str, list] = {name: [] for name in self.links}
+        if not self.links:
+            raise RobotFileError("the robot has no <link>", path)
+        for j in model.joints:
+            where = f"<joint name={j.name!r}>"
+            for end in (j.parent, j.child):
+                if end not in self.links:
+                    raise RobotFileError(f"{where} refers to link {end!r}, which is not defined",
+                                         path)
+            if j.child in self.parent_joint:
+                other = self.parent_joint[j.child].name
+                raise RobotFileError(f"{where}: link {j.child!r} already has parent joint "
+                                     f"{other!r} (a URDF is a tree)", path)
+            self.parent_joint[j.child] = j
+            self.children[j.parent].append(j)
+            self._check_joint(j, where)
+        roots = [k for k in self.links if k not in self.parent_joint]
+        if not roots:
+            raise RobotFileError("the joints form a loop: every link has a parent", path)
+        if len(roots) > 1:
+            raise RobotFileError(f"several root links {sorted(roots)}: a URDF robot has one",
+                                 path)
+        self.root = roots[0]
+        seen, stack = set(), [self.root]
+        while stack:
+            k = stack.pop()
+            seen.add(k)
+            stack += [j.child for j in self.children[k] if j.child not in seen]
+        lost = [k for k in self.links if k not in seen]
+        if lost:
+            j = self.parent_joint[lost[0]]
+            raise RobotFileError(f"<joint name={j.name!r}> closes a loop (links {sorted(lost)} "
+                                 "are not reached from the root)", path)
+        for k in self.links.values():
+            self._check_link(k)
+
+    def _check_joint(self, j, where: str) -> None:
+        if j.origin is not None and not np.all(np.isfinite(j.origin)):
+            raise RobotFileError(f"{where}: <origin> has a non-finite value", self.path)
+        if j.type in MOVING:
+            axis = np.array([1.0, 0, 0]) if j.axis is None else np.asarray(j.axis, float)
+            if axis.shape != (3,) or not np.all(np.isfinite(axis)) or \
+                    np.linalg.norm(axis) < 1e-9:
+                raise RobotFileError(f"{where}: <axis xyz> must be a non-zero finite vector, "
+                                     f"got {np.asarray(j.axis).tolist()}", self.path)
+        lim = j.limit
+        if lim is not None:
+            for field in ("lower", "upper", "velocity", "effort"):
+                v = getattr(lim, field)
+                if v is not None and not math.isfinite(v):
+                    raise RobotFileError(f"{where}: <limit {field}> is {v}", self.path)
+
+    def _check_link(self, k) -> None:
+        where = f"<link name={k.name!r}>"
+        ine = k.inertial
+        if ine is None:
+            return
+        if ine.mass is not None and not (math.isfinite(ine.mass) and ine.mass >= 0):
+            raise RobotFileError(f"{where}: <mass value> must be a finite number >= 0, got "
+                                 f"{ine.mass}", self.path)
+        for name, arr in (("origin", ine.origin), ("inertia", ine.inertia)):
+            if arr is not None and not np.all(np.isfinite(arr)):
+                raise RobotFileError(f"{where}: <inertial><{name}> has a non-finite value",
+                                     self.path)
+
+    def path_to(self, tip: str) -> list:
+        """The joints from the root to ``tip``, root first."""
+        out, k = [], tip
+        while k in self.parent_joint:
+            j = self.parent_joint[k]
+            out.append(j)
+            k = j.parent
+        return out[::-1]
+
+    def moving_count(self, tip: str) -> int:
+        return sum(1 for j in self.path_to(tip) if j.type in MOVING and j.mimic is None)
+
+    def tips(self) -> list[str]:
+        """Candidate tips: the leaves reached through the most (non-mimic) moving joints."""
+        leaves = [k for k, kids in self.children.items() if not kids]
+        counts = {k: self.moving_count(k) for k in leaves}
+        best = max(counts.values())
+        return sorted(k for k, c in counts.items() if c == best)
+
+
+def _origin(x) -> np.ndarray:
+    return np.eye(4) if x is None else np.asarray(x, dtype=float)
+
+
+def _motion(j, value: float) -> np.ndarray:
+    """The joint's own transform at joint value ``value`` (off-chain joints at rest)."""
+    T = np.eye(4)
+    if j.type not in MOVING or value == 0.0:
+        return T
+    axis = np.asarray(j.axis if j.axis is not None else (1.0, 0, 0), float)
+    axis = axis / np.linalg.norm(axis)
+    if j.type == "prismatic":
+        T[:3, 3] = axis * value
+        return T
+    from scipy.spatial.transform import Rotation
+
+    T[:3, :3] = Rotation.from_rotvec(axis * value).as_matrix()
+    return T
+
+
+def _rest_value(j) -> float:
+    """Off-chain joints sit at 0; a mimic joint at its offset (its leader at 0)."""
+    if j.mimic is not None:
+        return float(j.mimic.offset or 0.0)
+    return 0.0
+
+
+def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] = ()) -> list[str]:
+    """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist)."""
+    path = Path(path)
+    _, model, _ = _parse(path, package_path)
+    return _Tree(model, path).tips()
+
+
+# -- lumping ----------------------------------------------------------------------------
+def _lump(parts) -> tuple[float, np.ndarray, np.ndarray]:
+    """Mass, centre of mass and inertia (about it) of rigid parts (m, c, I in one frame)."""
+    M = sum(m for m, _, _ in parts)
+    if not parts:
+        return 0.0, np.zeros(3), np.zeros((3, 3))
+    # a massless part (inertia only) keeps its own centre when it is alone
+    c = sum(m * cc for m, cc, _ in parts) / M if M > 0 else parts[0][1]
+    Itot = np.zeros((3, 3))
+    for m, cc, inertia in parts:
+        d = cc - c
+        Itot += inertia + m * (d @ d * np.eye(3) - np.outer(d, d))
+    return M, c, 0.5 * (Itot + Itot.T)
+
+
+def _inertial_parts(link, T: np.ndarray):
+    """(m, c, I) of a URDF link's inertial, placed by T (link frame -> body frame)."""
+    ine = link.inertial
+    if ine is None:
+        return []
+    inertia = np.zeros((3, 3)) if ine.inertia is None else np.asarray(ine.inertia, float)
+    if not ine.mass and not np.any(inertia):
+        return []
+    O = T @ _origin(ine.origin)
+    R = O[:3, :3]
+    return [(float(ine.mass or 0.0), O[:3, 3].copy(), R @ inertia @ R.T)]
+
+
+def _color(vis, materials) -> tuple | None:
+    mat = vis.material
+    if mat is None:
+        return None
+    if mat.color is None and mat.name in materials:
+        mat = materials[mat.name]
+    if mat.color is None:
+        return None
+    rgba = np.asarray(mat.color.rgba, dtype=float).ravel()
+    return tuple(float(x) for x in rgba[:4]) if rgba.size >= 3 else None
+
+
+def _visuals(link, T: np.ndarray, frame: int, resolver, materials) -> list[Visual]:
+    out = []
+    for vis in link.visuals:
+        g = vis.geometry
+        if g is None:
+            continue
+        P = T @ _origin(vis.origin)
+        rgba = _color(vis, materials)
+        if g.mesh is not None:
+            uri = g.mesh.filename
+            local = resolver.resolve(uri)
+            sc = g.mesh.scale
+            scale = (1.0, 1.0, 1.0) if sc is None else tuple(
+                float(x) for x in np.broadcast_to(np.asarray(sc, float), (3,)))
+            out.append(Visual(frame, "mesh", P, filename=str(local) if local else uri,
+                              uri=uri, scale=scale, rgba=rgba, link=link.name))
+        elif g.box is not None:
+            out.append(Visual(frame, "box", P, size=tuple(float(x) for x in g.box.size),
+                              rgba=rgba, link=link.name))
+        elif g.cylinder is not None:
+            out.append(Visual(frame, "cylinder", P, rgba=rgba, link=link.name,
+                              size=(float(g.cylinder.radius), float(g.cylinder.length))))
+        elif g.sphere is not None:
+            out.append(Visual(frame, "sphere", P, size=(float(g.sphere.radius),),
+                              rgba=rgba, link=link.name))
+    return out
+
+
+# -- the robot --------------------------------------------------------------------------
+def _robogui_extras(root) -> dict:
+    """robogui's own element (written by save_robot): motors, gravity, poses."""
+    el = root.find("robogui")
+    out = {"motors": {}, "gravity": None, "poses": {}, "name": None}
+    if el is None:
+        return out
+    for m in el.findall("motor"):
+        out["motors"][m.get("joint")] = {k: float(v) for k, v in m.attrib.items()
+                                         if k != "joint"}
+    g = el.find("gravity")
+    if g is not None:
+        out["gravity"] = [float(x) for x in g.get("xyz", "0 0 -9.81").split()]
+    for p in el.findall("pose"):
+        out["poses"][p.get("name")] = [float(x) for x in p.get("q", "").split()]
+    return out
+
+
+def _chain_link(j, origin, post, parts, extras, path) -> Link:
+    lim = j.limit
+    qlim = None
+    if j.type != "continuous" and lim is not None and lim.lower is not None \
+            and lim.upper is not None and lim.upper > lim.lower:
+        qlim = (float(lim.lower), float(lim.upper))
+    qd_max = float(lim.velocity) if lim is not None and lim.velocity else None
+    tau_max = float(lim.effort) if lim is not None and lim.effort else None
+    dyn = j.dynamics
+    B = float(dyn.damping or 0.0) if dyn is not None else 0.0
+    fr = float(dyn.friction or 0.0) if dyn is not None else 0.0
+    motor = extras["motors"].get(j.name, {})
+    m, c, inertia = _lump(parts)
+    try:
+        return Link(joint="P" if j.type == "prismatic" else "R", origin=origin,
+                    axis=np.array([1.0, 0, 0]) if j.axis is None else j.axis, post=post,
+                    qlim=qlim, qd_max=qd_max, tau_max=tau_max, m=m, r=c, I=inertia,
+                    B=motor.get("B", B),
+                    Tc=(motor.get("Tc_plus", abs(fr)), motor.get("Tc_minus", -abs(fr))),
+                    Jm=motor.get("Jm", 0.0), G=motor.get("G", 1.0), name=j.name)
+    except ValueError as exc:
+        raise RobotFileError(f"<joint name={j.name!r}>: {exc}", path) from None
+
+
+def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
+    tree = _Tree(model, path)
+    if tip is None:
+        cands = tree.tips()
+        if len(cands) > 1:
+            raise RobotFileError(f"several tip links are possible: {', '.join(cands)}; "
+                                 "choose one (tip=...)", path)
+        tip = cands[0]
+    elif tip not in tree.links:
+        raise RobotFileError(f"no link named {tip!r} (tips: {', '.join(tree.tips())})", path)
+    chain = tree.path_to(tip)
+    for j in chain:
+        if j.type not in KNOWN:
+            raise RobotFileError(f"<joint name={j.name!r}>: unknown joint type {j.type!r}",
+                                 path)
+        if j.type in ("floating", "planar"):
+            raise RobotFileError(f"<joint name={j.name!r}> on the chain to {tip!r} is "
+                                 f"{j.type}: only revolute, continuous, prismatic and fixed "
+                                 "joints make a serial arm", path)
+        if j.mimic is not None and j.type in MOVING:
+            leader = tree.joints.get(j.mimic.joint)
+            if leader is not None and leader in chain:
+                raise RobotFileError(f"<joint name={j.name!r}> on the chain mimics "
+                                     f"{leader.name!r}, also on the chain: a coupled chain "
+                                     "is not supported; choose a tip before it", path)
+    moving = [j for j in chain if j.type in MOVING and j.mimic is None]
+    if not moving:
+        raise RobotFileError(f"no moving joint between {tree.root!r} and {tip!r}", path)
+    # body of each URDF link: the chain link (0 = base, k = moving joint k) it rides on,
+    # and its transform in that body's frame at rest (the frame of the moving joint's child)
+    body: dict[str, tuple[int, np.ndarray]] = {tree.root: (0, np.eye(4))}
+    index = {j.name: k + 1 for k, j in enumerate(moving)}
+    stack = [tree.root]
+    while stack:
+        k = stack.pop()
+        b, T = body[k]
+        for j in tree.children[k]:
+            if j.name in index:
+                body[j.child] = (index[j.name], np.eye(4))
+            else:
+                value = _rest_value(j) if j.mimic is not None else 0.0
+                body[j.child] = (b, T @ _origin(j.origin) @ _motion(j, value))
+            stack.append(j.child)
+    n = len(moving)
+    # the last link frame is the tip frame: everything on body n moves by post^-1
+    post = body[tip][1] if body[tip][0] == n else np.eye(4)
+    post_inv = np.linalg.inv(post)
+    extras = _robogui_extras(root)
+    materials = {m.name: m for m in model.materials}
+    parts = {k: [] for k in range(n + 1)}
+    visuals = []
+    for name, (b, T) in body.items():
+        if b == n:
+            T = post_inv @ T
+        parts[b] += _inertial_parts(tree.links[name], T)
+        visuals += _visuals(tree.links[name], T, b, resolver, materials)
+    links = []
+    for k, j in enumerate(moving):
+        # origin: from the previous body frame (or root) to the joint, fixed joints folded
+        origin = body[j.parent][1] @ _origin(j.origin)
+        links.append(_chain_link(j, origin, post if k == n - 1 else None, parts[k + 1],
+                                 extras, path))
+    poses = {"qz": np.zeros(n)}
+    poses.update({k: v for k, v in extras["poses"].items() if len(v) == n})
+    return Robot(links, name=model.name or path.stem, manufacturer="",
+                 comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
+                 gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
+                 source=str(path), base_link=tree.root, tip=tip, visuals=visuals)
+
+
+_cache: dict = {}
+
+
+def load_urdf(path: str | os.PathLike, tip: str | None = None,
+              package_path: Sequence[str] | str = ()) -> Robot:
+    """The serial chain of a URDF or xacro file from its root link to ``tip``.
+
+    ``tip`` None: the only leaf reached through the most moving (non-mimic) joints;
+    several such leaves raise RobotFileError listing them. ``package_path``: extra
+    folders (or ``NAME=DIR`` mappings) for ``package://`` and ``$(find)``, searched
+    after the file's ancestor folders and before ``ROS_PACKAGE_PATH``.
+    """
+    path = Path(path)
+    if isinstance(package_path, (str, os.PathLike)):
+        package_path = [str(package_path)]
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, tip, tuple(package_path),
+           os.environ.get("ROS_PACKAGE_PATH", ""))
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    root, model, resolver = _parse(path, package_path)
+    robot = _build(path, root, model, resolver, tip)
+    _cache[key] = robot
+    return robot

@@ -1,0 +1,111 @@
+"""Any robot (D-H ones included) as a URDF file, written with yourdfpy.
+
+Each joint becomes a URDF joint whose origin folds the previous link's ``post``, the
+joint offset (and a flipped axis) into constants; the last ``post`` and the tool become
+a fixed joint to a ``tool`` link, a base transform a fixed joint from a ``world`` link.
+URDF link frames are the robot's axis frames, so inertials are moved into them.
+What URDF has no element for (motor inertia and gear ratio, asymmetric Coulomb
+friction, gravity, named poses) goes into a ``<robogui>`` element, which other URDF
+readers ignore and :func:`robogui.io.urdf.load_urdf` reads back.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from robogui.engine.joint_model import general_links
+
+__all__ = ["robot_to_urdf"]
+
+
+def _rot(axis: np.ndarray, angle: float) -> np.ndarray:
+    from scipy.spatial.transform import Rotation
+
+    T = np.eye(4)
+    T[:3, :3] = Rotation.from_rotvec(axis * angle).as_matrix()
+    return T
+
+
+def _num(x: float) -> str:
+    return repr(float(x) + 0.0)
+
+
+def robot_to_urdf(robot) -> str:
+    """The URDF text of ``robot`` (a string, XML declaration included)."""
+    import yourdfpy as y
+    from lxml import etree
+
+    links = general_links(robot)
+    n = len(links)
+    base_name = robot.base_link or "base_link"
+    names = [base_name] + [f"link{j}" for j in range(1, n + 1)]
+    ylinks, yjoints, extras = [], [], []
+    if not np.array_equal(robot.base, np.eye(4)):
+        ylinks.append(y.Link(name="world"))
+        yjoints.append(y.Joint(name="base_joint", type="fixed", parent="world",
+                               child=base_name, origin=np.array(robot.base)))
+    ylinks.append(y.Link(name=base_name))
+    prev_post = np.eye(4)
+    for j, L in enumerate(links):
+        sign = -1.0 if getattr(L, "flip", False) else 1.0
+        axis = sign * np.asarray(L.axis, dtype=float)
+        # value = sign q + offset about L.axis == offset about L.axis, then q about axis
+        fold = _rot(L.axis, L.offset) if L.joint == "R" else _translate(L.axis * L.offset)
+        origin = prev_post @ L.origin @ fold
+        post = L.post
+        # inertials in the URDF link frame (the axis frame), i.e. moved by post
+        R, p = post[:3, :3], post[:3, 3]
+        inertial = None
+        if L.m or np.any(L.I):
+            T = np.eye(4)
+            T[:3, 3] = R @ L.r + p
+            inertial = y.Inertial(origin=T, mass=float(L.m), inertia=R @ L.I @ R.T)
+        ylinks.append(y.Link(name=names[j + 1], inertial=inertial))
+        lim = None
+        jtype = "prismatic" if L.joint == "P" else "revolute"
+        if L.qlim is not None or L.tau_max is not None or L.qd_max is not None:
+            lo, hi = (None, None) if L.qlim is None else L.qlim
+            lim = y.Limit(effort=0.0 if L.tau_max is None else L.tau_max,
+                          velocity=0.0 if L.qd_max is None else L.qd_max, lower=lo, upper=hi)
+        if L.joint == "R" and L.qlim is None:
+            jtype = "continuous"
+        dyn = None
+        if L.B or any(L.Tc):  # URDF's are joint side; robogui's motor side (times G)
+            dyn = y.Dynamics(damping=float(L.B * L.G**2), friction=float(abs(L.G * L.Tc[0])))
+        yjoints.append(y.Joint(name=L.name or f"joint{j + 1}", type=jtype,
+                               parent=names[j], child=names[j + 1], origin=origin,
+                               axis=axis, limit=lim, dynamics=dyn))
+        extras.append((L.name or f"joint{j + 1}", L))
+        prev_post = post
+    tip = prev_post @ robot.tool
+    tip_name = robot.tip if robot.tip and robot.tip not in names else "tool"
+    ylinks.append(y.Link(name=tip_name))
+    yjoints.append(y.Joint(name=f"{tip_name}_joint", type="fixed", parent=names[-1],
+                           child=tip_name, origin=tip))
+    model = y.Robot(name=robot.name, links=ylinks, joints=yjoints)
+    urdf = y.URDF(robot=model, build_scene_graph=False, load_meshes=False)
+    root = urdf.write_xml().getroot()
+    root.append(_robogui_element(robot, extras))
+    return etree.tostring(root, pretty_print=True, xml_declaration=True,
+                          encoding="utf-8").decode()
+
+
+def _translate(v) -> np.ndarray:
+    T = np.eye(4)
+    T[:3, 3] = v
+    return T
+
+
+def _robogui_element(robot, extras):
+    from lxml import etree
+
+    el = etree.Element("robogui")
+    el.append(etree.Comment(" robogui extras: motor data, gravity, poses (ignored by other "
+                            "URDF readers) "))
+    for name, L in extras:
+        etree.SubElement(el, "motor", joint=name, Jm=_num(L.Jm), G=_num(L.G), B=_num(L.B),
+                         Tc_plus=_num(L.Tc[0]), Tc_minus=_num(L.Tc[1]))
+    etree.SubElement(el, "gravity", xyz=" ".join(_num(v) for v in robot.gravity))
+    for key, q in robot.poses.items():
+        etree.SubElement(el, "pose", name=key, q=" ".join(_num(v) for v in q))
+    return el
