@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtCore, QtGui
 
+from robogui.session.scene import scene_scale
 from robogui.session.session import DisplayOptions
 from robogui.session.video import Overlays
 
@@ -85,6 +86,15 @@ class FrameRenderer:
             return
         self._extra = np.zeros((0, 3)) if points is None else np.asarray(points, float)
         self.scene.fit_to_robot()
+
+    def motion_points(self, frames: np.ndarray) -> np.ndarray:
+        """Points to keep in view over a motion ``frames`` (N, n+1, 4, 4): every frame
+        origin and the tips of the tool axes (with their labels), (N * (n+4), 3)."""
+        F = np.asarray(frames, float)
+        s = scene_scale(self.robot, self.display.mag)
+        tool = F[:, -1]
+        tips = tool[:, None, :3, 3] + 1.8 * s * np.swapaxes(tool[:, :3, :3], 1, 2)
+        return np.concatenate([F[:, :, :3, 3], tips], axis=1).reshape(-1, 3)
 
     def render(self, frames: np.ndarray, limit_state: np.ndarray | None = None, *,
                overlays: Overlays | None = None, time: float | None = None,
@@ -249,7 +259,8 @@ class VideoJob:
                                torque=self.overlays.torque)
         self.renderer = FrameRenderer(robot, size, display=display, view=view, camera=camera,
                                       samples=samples)
-        self.renderer.frame_camera(self.plan.frames[0], self.plan.points)
+        self.renderer.frame_camera(self.plan.frames[0],
+                                   self.renderer.motion_points(self.plan.frames))
         self.tau_scale = torque_bar_scale(self.plan.tau, self.plan.tau_limit)
         lim = self.plan.tau_limit
         if lim is None or not np.any(np.isfinite(lim)):
