@@ -72,13 +72,34 @@ def _jacob0_frames(robot, F: np.ndarray, flip: bool = True) -> np.ndarray:
     return J * dh.sign if flip and dh.has_flip else J
 
 
-def jacob0(robot, q, frames=None) -> np.ndarray:
+def _end_link(robot, q, frames, end, fn):
+    """``fn`` (jacob0 or jacobe) for the chain up to link frame ``end``, padded with zero
+    columns for the joints after it (they do not move that frame)."""
+    sub = robot.upto(end)
+    q2d, single = as_joint_array(q, robot.n)
+    F = None
+    if frames is not None:
+        F = _check_frames(robot, frames, q2d.shape[0], single)[:, :end + 1]
+        if end == robot.n and not robot.tool_is_identity:
+            F = F.copy()
+            F[:, end] = F[:, end] @ np.linalg.inv(robot.tool)
+    J = fn(sub, q2d[:, :end], frames=F)
+    out = np.zeros((q2d.shape[0], 6, robot.n))
+    out[:, :, :end] = J
+    return out[0] if single else out
+
+
+def jacob0(robot, q, frames=None, end: int | None = None) -> np.ndarray:
     """Jacobian in the world frame (base and tool included): (n,) -> (6, n); (m, n) -> (m, 6, n).
 
     ``[v; w] = jacob0(q) @ qd`` with v the tool-point velocity (m/s) and w the angular
     velocity (rad/s), both in world coordinates. ``frames`` (optional) is
-    ``fkine_all(robot, q)``, to reuse frames already computed.
+    ``fkine_all(robot, q)``, to reuse frames already computed. ``end=k`` (1..n) gives the
+    Jacobian of link frame k's origin instead of the tool point (ROBOOP
+    ``jacobian(endlink, 0)``); the columns of joints after k are zero.
     """
+    if end is not None:
+        return _end_link(robot, q, frames, end, jacob0)
     q2d, single = as_joint_array(q, robot.n)
     n = robot.n
     if frames is not None:
@@ -95,12 +116,16 @@ def _rotate_rows(R: np.ndarray, J: np.ndarray) -> np.ndarray:
     return np.concatenate([Rt @ J[:, :3], Rt @ J[:, 3:]], axis=1)
 
 
-def jacobe(robot, q, frames=None) -> np.ndarray:
+def jacobe(robot, q, frames=None, end: int | None = None) -> np.ndarray:
     """Jacobian in the end-effector (tool) frame: (n,) -> (6, n); (m, n) -> (m, 6, n).
 
     ``jacobe = blockdiag(R^T, R^T) @ jacob0`` with R the tool orientation; r6 ``jacobn``.
     Tool-tip wrench F (end-effector frame) to joint torques: ``tau = jacobe(q).T @ F``.
+    ``end=k`` (1..n): the Jacobian of link frame k expressed in frame k (ROBOOP
+    ``jacobian(k, k)``); the columns of joints after k are zero.
     """
+    if end is not None:
+        return _end_link(robot, q, frames, end, jacobe)
     q2d, single = as_joint_array(q, robot.n)
     n = robot.n
     if frames is not None:
@@ -117,13 +142,40 @@ def jacobe(robot, q, frames=None) -> np.ndarray:
 jacobn = jacobe  # r6 name
 
 
-def jacob_dot(robot, q, qd, frames=None) -> np.ndarray:
+def jacob_dot(robot, q, qd, frames=None, frame="base") -> np.ndarray:
     """Time derivative of ``jacob0`` along the joint velocity ``qd`` (ROBOOP jacobian_dot).
 
     q, qd: (n,) -> (6, n); (m, n) -> (m, 6, n). ``jacob_dot(q, qd) @ qd`` is the
     acceleration bias: the tool-point acceleration (m/s^2) and angular acceleration
     (rad/s^2) in world coordinates when ``qdd = 0``.
+
+    ``frame`` says in which axes the rows are expressed (ROBOOP ``jacobian_dot(ref)``,
+    eq. 2.51): "base" (world, default), "end" (tool frame) or an integer i in 0..n (link
+    frame i; 0 is the base frame): ``blockdiag(R_i^T, R_i^T) @ jacob_dot``.
     """
+    if not (isinstance(frame, str) and frame == "base"):
+        Jd = jacob_dot(robot, q, qd, frames)
+        single = Jd.ndim == 2
+        if frames is None:
+            from .kinematics import fkine_all
+
+            q2d, _ = as_joint_array(q, robot.n)
+            frames = fkine_all(robot, q2d)
+        F = np.asarray(frames).reshape(-1, robot.n + 1, 4, 4)
+        if isinstance(frame, str):
+            if frame != "end":
+                raise ValueError(f"frame must be 'base', 'end' or a link index, got {frame!r}")
+            R = F[:, robot.n, :3, :3]
+        elif isinstance(frame, (bool, np.bool_)) or not isinstance(frame, (int, np.integer)) \
+                or not 0 <= frame <= robot.n:
+            raise ValueError(f"frame must be 'base', 'end' or a link index in 0..{robot.n}, "
+                             f"got {frame!r}")
+        else:
+            R = F[:, int(frame), :3, :3]
+            if frame == robot.n and not robot.tool_is_identity:
+                R = R @ robot.tool[:3, :3].T
+        out = _rotate_rows(R, Jd.reshape(-1, 6, robot.n))
+        return out[0] if single else out
     q2d, single = as_joint_array(q, robot.n)
     qd2, single_d = as_joint_array(qd, robot.n, "qd")
     if qd2.shape != q2d.shape or single != single_d:

@@ -348,6 +348,23 @@ class Robot:
         kw.update(changes)
         return Robot(**kw)
 
+    def upto(self, k: int) -> Robot:
+        """The chain of the first ``k`` links (1 <= k <= n): same base, no tool; its end
+        frame is link frame k (ROBOOP ``endlink``, JFKengine's joint count). Cached."""
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) \
+                or not 1 <= k <= self.n:
+            raise ValueError(f"k (the number of links) must be an integer in 1..{self.n}, "
+                             f"got {k!r}")
+        cache = self.__dict__.setdefault("_upto", {})
+        sub = cache.get(int(k))
+        if sub is None:
+            poses = {key: v[:k] for key, v in self._poses.items()}
+            sub = cache[int(k)] = Robot(self._links[:k], name=f"{self._name} (links 1-{k})",
+                                        manufacturer=self._manufacturer, base=self._base,
+                                        gravity=self._gravity, poses=poses,
+                                        source=self._source)
+        return sub
+
     def with_tool(self, T) -> Robot:
         """The same robot with tool transform ``T``."""
         return self._copy(tool=T)
