@@ -8,6 +8,8 @@ Failures are results, never NaN: ``success`` is False and ``reason`` says why.
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from dataclasses import dataclass
 
@@ -301,7 +303,7 @@ def _as_mask(mask, n: int) -> np.ndarray:
 def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
           slimit: int = 50, method: str = "lm", joint_limits: bool = True,
           chain: bool = True, seed: int | None = 0, lam_bar: float = 1e-12,
-          mask_frame: str = "base") -> IKResult:
+          mask_frame: str = "base", end: int | None = None) -> IKResult:
     """Numeric inverse kinematics (base and tool included).
 
     Parameters
@@ -339,7 +341,23 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
     them), ``residual`` its pose error, and ``reason`` says what went wrong: beyond the
     arm's reach, reached only outside the limits, stalled at a singularity, or the best
     error seen. ValueError for a target too far away to compute a pose error (1e308 m).
+
+    ``end=k`` (1..n) solves for link frame k instead of the tool (ROBOOP
+    ``inv_kin(Tobj, mj, endlink, converge)``): only joints 1..k move (``mask`` has
+    6 weights as usual); the other joints keep their ``q0`` values.
     """
+    if end is not None:  # seeds: solve on the first k links (Robot.upto), q0 tail kept
+        sub = robot.upto(end)
+        q0a = np.zeros(robot.n) if q0 is None else as_float_array(q0, "q0")
+        if q0a.shape[-1:] != (robot.n,) or q0a.ndim > 2:
+            raise ValueError(f"q0 must have shape ({robot.n},) or (m, {robot.n}), got "
+                             f"shape {q0a.shape}")
+        res = ikine(sub, T, q0a[..., :end], mask, tol=tol, ilimit=ilimit, slimit=slimit,
+                    method=method, joint_limits=joint_limits, chain=chain, seed=seed,
+                    lam_bar=lam_bar, mask_frame=mask_frame)
+        q = np.array(np.broadcast_to(q0a, res.q.shape[:-1] + (robot.n,)))
+        q[..., :end] = res.q
+        return dataclasses.replace(res, q=q)
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(_METHODS)}, got {method!r}")
     Tt = as_transform(T, "T")

@@ -6,7 +6,7 @@ link i; ``endlink`` defaults to the last link (no tool, as ROBOOP has none).
 
 * ``robot_from_init(initrobot, initmotor=None, mdh=False)``: the ``Robot(initrobot)``,
   ``Robot(initrobot, initmotor)`` and ``mRobot(...)`` constructors (ndof x 19, ndof x 19
-  with ndof x 4, ndof x 23); returns ``(robot, immobile)``.
+  with ndof x 4, ndof x 23; immobile joints locked, see :mod:`robogui.engine.immobile`).
 * ``kine(robot, q, j=None)``: ``kine(j)``, the pose of frame j.
 * ``jacobian(robot, q, endlink=None, ref=0)``: ``jacobian(endlink, ref)``.
 * ``kine_pd(robot, q, qd, j=None)``: ``kine_pd``, pose and its velocity in one call.
@@ -39,8 +39,9 @@ def robot_from_init(initrobot, initmotor=None, mdh: bool = False, name: str = "n
     the motor parameters with a 19-column ``initrobot`` (its Im replaces column 19).
 
     As the .conf reader: theta (revolute) or d (prismatic) is the joint's initial value,
-    returned as the pose "initial" when nonzero; limits 0, 0 mean none. Returns
-    ``(robot, immobile)`` with ``immobile`` a (ndof,) bool array (ROBOOP's column 23).
+    returned as the pose "initial" when nonzero; limits 0, 0 mean none. An immobile joint
+    (column 23 non-zero) is held at its initial value and removed from q
+    (:func:`robogui.engine.immobile.lock_joints`).
     """
     from .robot import Robot
 
@@ -87,7 +88,12 @@ def robot_from_init(initrobot, initmotor=None, mdh: bool = False, name: str = "n
             raise ValueError(f"initrobot row {j + 1}: {exc}") from None
         init.append(d if prismatic else theta)
     poses = {"initial": init} if any(init) else None
-    return Robot(links, name=name, poses=poses, **kw), immobile
+    robot = Robot(links, name=name, poses=poses, **kw)
+    if np.any(immobile):
+        from .immobile import lock_joints
+
+        robot = lock_joints(robot, {j: init[j] for j in np.flatnonzero(immobile)})
+    return robot
 
 
 # -- kinematics --------------------------------------------------------------------------

@@ -365,6 +365,13 @@ class Robot:
                                         source=self._source)
         return sub
 
+    def lock(self, locked) -> Robot:
+        """The robot with joints held at values and removed from q: ``locked`` maps 0-based
+        joint indices to values (rad or m); see :mod:`robogui.engine.immobile`."""
+        from .immobile import lock_joints
+
+        return lock_joints(self, locked)
+
     def with_tool(self, T) -> Robot:
         """The same robot with tool transform ``T``."""
         return self._copy(tool=T)

@@ -253,7 +253,7 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     conv = math.radians if degrees else float
 
     _warn_unknown_keys(conf, robot_name, dof)
-    links, init = [], []
+    links, init, immobile = [], [], {}
     for j in range(1, dof + 1):
         sec = f"{robot_name}_LINK{j}"
         if sec not in conf.sections:
@@ -276,8 +276,8 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
         if not v.has(sec, "joint_offset") and (d if prismatic else theta) != 0:
             warn(f"link {j}: no joint_offset and a nonzero initial value; files for ROBOOP's "
                  "2004 versions may have meant joint_offset = theta")
-        if g("immobile", "bool", 0):
-            warn(f"link {j}: 'immobile: 1' is not supported and is ignored")
+        if g("immobile", "bool", 0):  # locked at its initial value (theta or d)
+            immobile[j - 1] = d if prismatic else theta
         qlim = None
         if qmin != 0 or qmax != 0:
             if qmin > qmax:
@@ -329,6 +329,15 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     problems = bounds.robot_bound_problems(robot)
     if problems:
         raise LegacyFormatError(f"{problems[0]} (SI units; see docs/bounds.md)", path)
+    if immobile:
+        from ..engine.immobile import lock_joints
+
+        try:
+            robot = lock_joints(robot, immobile)
+        except ValueError as exc:
+            raise LegacyFormatError(f"immobile joints: {exc}", path) from None
+        held = ", ".join(f"{j + 1} at {v:g}" for j, v in sorted(immobile.items()))
+        warn(f"immobile joints held at their initial value and removed from q: {held}")
     return robot, list(conf.warnings)
 
 

@@ -47,7 +47,7 @@ TOP_KEYS = ("format", "name", "manufacturer", "source", "comment", "convention",
             "length_units", "gravity", "base", "tool", "poses", "links")
 TOP_REQUIRED = ("format", "name", "convention", "units", "links")
 LINK_KEYS = ("joint", "name", "theta", "d", "a", "alpha", "offset", "qlim", "m", "r", "I",
-             "Jm", "G", "B", "Tc", "tau_max", "flip")
+             "Jm", "G", "B", "Tc", "tau_max", "flip", "locked")
 FRAME_KEYS = ("xyz", "rpy", "matrix")
 CONVENTIONS = {"standard": False, "modified": True}
 ANGLE_UNITS = {"rad": None, "deg": math.radians}
@@ -175,7 +175,7 @@ class _Reader:
         why = bounds.out_of_bounds(gravity, bounds.MAX_GRAVITY)
         if why:
             raise self.error(why, "gravity")
-        links = []
+        links, self.locked = [], {}
         for k, table in enumerate(links_data, 1):
             self.link = k
             links.append(self.one_link(table, mdh))
@@ -197,6 +197,13 @@ class _Reader:
         problems = bounds.robot_bound_problems(robot)  # what the per-field checks left
         if problems:
             raise self.error(problems[0])
+        if self.locked:  # immobile joints: held at their value and dropped from q
+            from ..engine.immobile import lock_joints
+
+            try:
+                return lock_joints(robot, self.locked)
+            except ValueError as exc:
+                raise self.error(str(exc), "locked") from exc
         return robot
 
     def angle(self, x: float) -> float:
@@ -259,6 +266,8 @@ class _Reader:
             tc = t["Tc"]
             kw["Tc"] = self.number(tc, "Tc") if not isinstance(tc, list) else tuple(
                 self.numbers(tc, 2, "Tc"))
+        if "locked" in t:  # the value the joint is held at (joint unit of the file)
+            self.locked[self.link - 1] = joint_unit(self.number(t["locked"], "locked"))
         if "flip" in t:
             if not isinstance(t["flip"], bool):
                 raise self.error(f"must be true (reversed joint axis) or false, got "
@@ -485,6 +494,9 @@ def _frame_items(T: np.ndarray) -> list[tuple[str, object]]:
 
 
 def _link_items(L: Link) -> list[tuple[str, object]]:
+    if getattr(L, "is_general", False):  # the format has D-H links only (so far)
+        raise ValueError(f"link {L.name or L!r} is a general joint (origin/axis), which the "
+                         "robot file format cannot describe; nothing was written")
     items: list[tuple[str, object]] = [("joint", L.joint)]
     if L.name:
         items.append(("name", L.name))
