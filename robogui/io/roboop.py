@@ -257,7 +257,12 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     for j in range(1, dof + 1):
         sec = f"{robot_name}_LINK{j}"
         if sec not in conf.sections:
-            warn(f"section [{sec}] is missing: every value of link {j} is 0")
+            msg = (f"section [{sec}] is missing although 'dof: {dof}' announces link {j} "
+                   "(is the file truncated?); ROBOOP would make every value of the link 0")
+            if strict:
+                hit = conf.get(robot_name, "dof")
+                raise LegacyFormatError(msg, path, hit[1], hit[0])
+            warn(msg)
         g = lambda key, kind="double", default=0.0, s=sec: v.get(s, key, kind, default)
         jt = g("joint_type", "int", 0)
         if jt not in (0, 1):

@@ -120,7 +120,7 @@ def test_missing_dof_dh_and_section_messages():
         read_roboop("m.conf", text="[R]\ndof: 6.0\nDH: 1\n")
     with pytest.raises(LegacyFormatError, match="mdh=True"):
         read_roboop("m.conf", text="[R]\ndof: 1\n")
-    robot, _ = read_roboop("m.conf", text="[R]\ndof: 1\n", mdh=True)
+    robot, _ = read_roboop("m.conf", text="[R]\ndof: 1\n[R_LINK1]\na: 1\n", mdh=True)
     assert robot.is_mdh
     with pytest.raises(LegacyFormatError, match=r"\[A\], \[B\]"):
         read_roboop("m.conf", text="[A]\ndof: 1\n[B]\ndof: 2\n")
@@ -128,6 +128,12 @@ def test_missing_dof_dh_and_section_messages():
         read_roboop("m.conf", text="[R]\nDH: 1\n[R_LINK1]\na: 1\n")
     with pytest.raises(LegacyFormatError, match="no section"):
         read_roboop("m.conf", robot_name="C", text="[A]\ndof: 1\n")
+    with pytest.raises(LegacyFormatError, match=r"line 2, token '2': section \[R_LINK2\] is "
+                                                r"missing although 'dof: 2' announces link 2"):
+        read_roboop("m.conf", text="[R]\ndof: 2\n[R_LINK1]\na: 1\n", mdh=True)
+    _, msgs = read_roboop("m.conf", text="[R]\ndof: 2\n[R_LINK1]\na: 1\n", mdh=True,
+                          strict=False)
+    assert any("[R_LINK2] is missing" in m for m in msgs)
     with pytest.raises(LegacyFormatError, match="cannot read"):
         read_roboop("/nonexistent/file.conf")
 
