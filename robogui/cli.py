@@ -178,7 +178,10 @@ def _render(args) -> int:
     display = DisplayOptions(projection=args.projection, show_shadow=not args.no_shadow,
                              wrist_labels="noa" if args.noa else "xyz",
                              show_link_frames=args.frames)
-    headless = configure_headless_gl()  # before Qt: no display -> EGL without a window
+    try:
+        headless = configure_headless_gl()  # before Qt: no display -> EGL without a window
+    except RuntimeError as exc:
+        raise SystemExit(f"robogui: {exc}") from None
     if headless:
         from robogui.app.headless import quiet_qt_messages
 

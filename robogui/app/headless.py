@@ -31,7 +31,8 @@ import os
 import sys
 from collections.abc import MutableMapping
 
-__all__ = ["needs_headless_gl", "configure_headless_gl", "HEADLESS_ENV", "quiet_qt_messages"]
+__all__ = ["needs_headless_gl", "configure_headless_gl", "HEADLESS_ENV", "SYSTEM_PACKAGES",
+           "quiet_qt_messages"]
 
 #: environment of the headless platform (values already set by the user are kept)
 HEADLESS_ENV = {
@@ -45,6 +46,10 @@ HEADLESS_ENV = {
     "EGL_PLATFORM": "surfaceless",  # Mesa: EGL without any window system
     "PYOPENGL_PLATFORM": "egl",
 }
+
+#: Debian/Ubuntu packages the headless platform needs
+SYSTEM_PACKAGES = ("libegl1 libegl-mesa0 libgbm1 libgl1-mesa-dri libopengl0 libgl1 "
+                   "libxkbcommon0 libfontconfig1 fonts-dejavu-core")
 
 # harmless start-up chatter of the headless platform, dropped by quiet_qt_messages
 _EXPECTED = ("eglconvenience: Could not", "Cannot find EGLConfig, returning null config",
@@ -77,10 +82,20 @@ def configure_headless_gl(env: MutableMapping[str, str] | None = None) -> bool:
         return False
     if env is os.environ and ("PySide6.QtGui" in sys.modules or "OpenGL.GL" in sys.modules):
         raise RuntimeError("configure_headless_gl must run before Qt and PyOpenGL are imported")
+    if not _have_egl():
+        raise RuntimeError(
+            "there is no display and no EGL library to render without one; install "
+            f"{SYSTEM_PACKAGES} (Debian/Ubuntu), or run under an X server (xvfb-run)")
     env["QT_QPA_PLATFORM"] = "eglfs"
     for key, value in HEADLESS_ENV.items():
         env.setdefault(key, value)
     return True
+
+
+def _have_egl() -> bool:
+    import ctypes.util
+
+    return ctypes.util.find_library("EGL") is not None
 
 
 def quiet_qt_messages() -> None:

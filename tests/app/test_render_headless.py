@@ -163,3 +163,21 @@ def test_bad_render_requests_say_why(tmp_path, args, words):
     assert r.returncode != 0
     assert words in r.stderr
     assert not list(tmp_path.glob("x.*")) and not list(tmp_path.glob(".x.*"))
+
+
+def test_which_environments_go_headless(monkeypatch):
+    from robogui.app import headless
+
+    assert headless.needs_headless_gl({})  # nothing to draw on
+    assert headless.needs_headless_gl({"DISPLAY": ":0", "QT_QPA_PLATFORM": "offscreen"})
+    assert not headless.needs_headless_gl({"DISPLAY": ":0"})
+    assert not headless.needs_headless_gl({"WAYLAND_DISPLAY": "wayland-0"})
+    assert not headless.needs_headless_gl({"QT_QPA_PLATFORM": "xcb"})  # the user's choice
+    env = {"QT_QPA_PLATFORM": "offscreen", "EGL_PLATFORM": "mine"}
+    assert headless.configure_headless_gl(env)
+    assert env["QT_QPA_PLATFORM"] == "eglfs" and env["QT_QPA_EGLFS_INTEGRATION"] == "none"
+    assert env["EGL_PLATFORM"] == "mine"  # values the user set are kept
+    assert not headless.configure_headless_gl({"DISPLAY": ":0"})
+    monkeypatch.setattr(headless, "_have_egl", lambda: False)
+    with pytest.raises(RuntimeError, match="libegl-mesa0"):
+        headless.configure_headless_gl({})

@@ -120,3 +120,27 @@ def test_bad_video_options_are_reported_and_nothing_starts(qtbot, timeline, erro
 def test_exporter_without_a_trajectory_refuses(qtbot, session, tmp_path):
     with pytest.raises(ValueError, match="no trajectory"):
         VideoExporter(session, VideoOptions(str(tmp_path / "x.mp4")))
+
+
+def test_image_sequence_menu_opens_the_dialog_set_to_png_files(qtbot, window, timeline,
+                                                               tmp_path):
+    folder = tmp_path / "pngs"
+
+    def fill_dialog():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        assert isinstance(dlg, VideoExportDialog)
+        assert dlg.format_combo.currentData() == "/"
+        assert dlg.path_edit.text().endswith("/")
+        type_into(dlg.path_edit, f"{folder}/")
+        type_into(dlg.width_spin.lineEdit(), "2000")
+        type_into(dlg.height_spin.lineEdit(), "1000")
+        type_into(dlg.fps_spin.lineEdit(), "2")
+        dlg.accept()
+
+    QtCore.QTimer.singleShot(0, fill_dialog)
+    menu_action(window, "Export view as image sequence\u2026").trigger()
+    exp = timeline.video_exporter
+    with qtbot.waitSignal(exp.finished, timeout=60000):
+        pass
+    files = sorted(folder.glob("frame_*.png"))
+    assert len(files) == 5 and iio.imread(files[-1]).shape[:2] == (1000, 2000)

@@ -367,9 +367,14 @@ class Timeline(QtWidgets.QWidget):
             self.export_csv(path)
 
     def export_images_dialog(self) -> None:
-        folder = QtWidgets.QFileDialog.getExistingDirectory(self, "Folder for the frames")
-        if folder:
-            self.export_images(folder)
+        """PNG files of the trajectory at any size: the video dialog, set to an image
+        sequence at the view's size."""
+        from .video_export import VideoExportDialog
+
+        size = (self.view.width(), self.view.height()) if self.view is not None else (1280, 720)
+        dlg = VideoExportDialog(self.session, self, size=size, fmt="/")
+        if dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted:
+            self.export_video(dlg.options())
 
     def demo_dialog(self) -> None:
         robot = self.session.robot

@@ -135,7 +135,8 @@ class VideoExporter(QtCore.QObject):
 class VideoExportDialog(QtWidgets.QDialog):
     """The options of Trajectory > Export video...; :meth:`options` reads them back."""
 
-    def __init__(self, session, parent=None, *, size=(1280, 720), folder: str = ""):
+    def __init__(self, session, parent=None, *, size=(1280, 720), folder: str = "",
+                 fmt: str = ".mp4"):
         super().__init__(parent)
         self.setWindowTitle("Export video")
         form = QtWidgets.QFormLayout(self)
@@ -199,6 +200,7 @@ class VideoExportDialog(QtWidgets.QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
         self.format_combo.currentIndexChanged.connect(self._on_format)
+        self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(fmt)))
 
     def _on_format(self) -> None:
         suffix = self.format_combo.currentData()
