@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("robmat", add_help=False,
                    help="SpaceLib Rob_Mat: positions, velocities, accelerations and joint "
                         "actions of ROBOT.DAT along MOTION.MOT (robogui robmat -h)")
+    sub.add_parser("elbow", add_help=False,
+                   help="SpaceLib's Elbow robot programs: direct kinematics (D-H or parallel "
+                        "frames) and inverse kinematics by Newton (robogui elbow -h)")
 
     return p
 
@@ -237,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         from robogui.io.robmat import robmat_main
 
         return robmat_main(argv[1:])
+    if argv[:1] == ["elbow"]:
+        from robogui.io.elbow import elbow_main
+
+        return elbow_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.command == "render":
         return _render(args)

@@ -107,6 +107,12 @@ from .matrices import (
     wtol,
     wtovel,
 )
+from .linear import (
+    linears,
+    minvers,
+    solve_l,
+    solve_linear,
+)
 from .screws import (
     extract,
     mtoscrew,
@@ -126,5 +132,6 @@ __all__ = [
     "pseudo_inertia", "makel", "makel2", "wtol", "wtovel", "veactowh", "vactowh2", "vactowh3",
     "coriolis", "pse_dot", "skew", "trac_ljl", "mami", "miam", "mamt", "miamit", "invers",
     "normal", "normskew", "rotat2", "rotat24", "rotat34", "traslat", "traslat2", "traslat24",
-    "rotat", "extract", "screwtom", "mtoscrew",
+    "rotat", "extract", "screwtom", "mtoscrew", "linears", "solve_l", "minvers",
+    "solve_linear",
 ]
