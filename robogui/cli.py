@@ -3,6 +3,7 @@
     robogui                                   # Puma 560 at qr
     robogui --robot stanford --q qz           # another library robot, pose by name
     robogui --robot my_arm.toml --q=0,0.5,-0.5 --view front
+    robogui --robot arm.urdf --tip tool0 --package-path ~/ros/src   # URDF / xacro
     robogui render --robot puma560 --q qr --view iso --size 1600x1200 -o out.png
     robogui render --robot puma560 --trajectory move.csv --fps 25 -o move.mp4   # or .gif
 
@@ -80,6 +81,11 @@ def _robot_args(p: argparse.ArgumentParser) -> None:
                    help="pose name (qz, qr, ...) or comma-separated joint values in rad/m; "
                         "write --q=-0.5,1,... when the first value is negative")
     p.add_argument("--deg", action="store_true", help="--q values of revolute joints in degrees")
+    p.add_argument("--tip", metavar="LINK", help="URDF/xacro: the chain's last link "
+                   "(default: the only leaf reached through the most moving joints)")
+    p.add_argument("--package-path", action="append", default=[], metavar="DIR|NAME=DIR",
+                   help="URDF/xacro: where package://NAME and $(find NAME) are (repeatable; "
+                        "searched after the file's ancestor folders, before ROS_PACKAGE_PATH)")
     p.add_argument("--view", choices=VIEWS, default="iso", help="camera preset (default iso)")
 
 
@@ -142,7 +148,10 @@ def _load(args) -> tuple[object, np.ndarray | None]:
     from robogui.io.robotfile import RobotFileError, load_robot
 
     try:
-        robot = load_robot(args.robot)
+        from robogui.io.urdf import set_package_path
+
+        set_package_path(args.package_path)  # also for robots opened later in the app
+        robot = load_robot(args.robot, tip=args.tip)
     except (RobotFileError, OSError) as exc:
         raise SystemExit(f"robogui: {exc}") from None
     try:

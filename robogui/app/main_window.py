@@ -59,6 +59,7 @@ _TOGGLES = [  # (display field, menu text)
     ("show_floor", "Floor grid"), ("show_shadow", "Shadow"), ("show_base", "Base pedestal"),
     ("show_links", "Links"), ("show_joints", "Joints"), ("show_wrist", "Tool frame axes"),
     ("show_link_frames", "Link frames"), ("show_name", "Robot name"),
+    ("show_meshes", "Meshes (URDF robots; off: sticks)"),
 ]
 
 
@@ -366,7 +367,7 @@ class MainWindow(QtWidgets.QMainWindow):
         where = self.robot_path or (f"library: {self.library_name}" if self.library_name else "")
         self.setWindowTitle(f"{robot.name} - robogui")
         self._robot_label.setText(f"{robot.name}  |  {robot.n} axis {robot.structure}, "
-                                  f"{'modified' if robot.is_mdh else 'standard'} D-H"
+                                  f"{robot.convention}"
                                   + (f"  |  {where}" if where else ""))
 
     def set_view(self, preset: str) -> None:

@@ -151,6 +151,7 @@ class RobotScene(SceneWindow):
     """
 
     robotRebuilt = QtCore.Signal()
+    meshWarning = QtCore.Signal(str)  # a mesh that could not be loaded (file and link)
 
     def __init__(self, session=None, *, samples: int | None = None,
                  display: DisplayOptions | None = None):
@@ -219,6 +220,7 @@ class RobotScene(SceneWindow):
         self._parts, self._static, self._batches, self._labels = [], [], [], []
         self._plane = None
         self._robot, self._frames, self._tint = None, None, None
+        self._mesh_frames, self._missing_frames = set(), set()
 
     def set_robot(self, robot) -> None:
         """Build the GL items for ``robot`` (replacing the previous robot's)."""
@@ -231,6 +233,7 @@ class RobotScene(SceneWindow):
         self._build_floor(robot, s)
         self._build_pedestal(base, s)
         self._build_links(robot, s)
+        self._build_meshes(robot)
         self._build_wrist(robot, s)
         self._build_batches()
         # the name sits on the floor below the base origin; labels ride on frame 0, which
@@ -289,7 +292,28 @@ class RobotScene(SceneWindow):
         self.addItem(ped)
         self._static.append((ped, "base"))
 
+    def _build_meshes(self, robot) -> None:
+        """The robot's own geometry (URDF meshes, primitives), one part per visual."""
+        from robogui.session.visual_meshes import load_visuals
+
+        self._mesh_frames, self._missing_frames = set(), set()
+        self.mesh_warnings = []
+        if not robot.visuals:
+            return
+        loaded = load_visuals(robot)
+        for m in loaded.meshes:
+            self._add_part((m.vertices, m.faces), None, m.frame, np.eye(4), "mesh",
+                           colors=m.colors)
+            self._mesh_frames.add(m.frame)
+        self._missing_frames = set(loaded.missing_frames)
+        self.mesh_warnings = list(loaded.warnings)
+        for text in loaded.warnings:
+            self.meshWarning.emit(text)
+
     def _build_links(self, robot, s: float) -> None:
+        if robot.is_general:
+            self._build_general_links(robot, s)
+            return
         cyl, boxm = meshes.cylinder(32), meshes.box()
         rj, lj, rl = 0.36 * s, 1.1 * s, 0.15 * s
         link_col = style.rgba(style.LINK)
@@ -321,6 +345,27 @@ class RobotScene(SceneWindow):
             if np.linalg.norm(flange) > 1e-9:
                 self._add_part(cyl, style.rgba(style.TOOL), robot.n,
                                meshes.segment_matrix(flange, (0, 0, 0), 0.6 * rl), "link")
+
+    def _build_general_links(self, robot, s: float) -> None:
+        """Sticks of general joints: a segment to the joint (pre), the joint on its axis,
+        a segment from the joint to the link frame (post); frame j+1 carries link j."""
+        cyl, boxm = meshes.cylinder(32), meshes.box()
+        rj, lj, rl = 0.36 * s, 1.1 * s, 0.15 * s
+        link_col = style.rgba(style.LINK)
+        jm = robot.joint_models
+        for j in range(robot.n):
+            color = style.rgba(style.joint_color(j))
+            post_inv = np.linalg.inv(jm.post[j])  # axis frame in link frame j+1
+            if jm.revolute[j]:
+                local = post_inv @ meshes.translate_matrix(0, 0, -lj / 2) @ \
+                    meshes.scale_matrix(rj, rj, lj)
+                self._add_part(cyl, color, j + 1, local, "joint", joint=j)
+            else:
+                self._add_part(boxm, color, j, jm.pre[j], "joint", joint=j, prismatic=True)
+            segs = [(j, (0, 0, 0), jm.pre[j][:3, 3]), (j + 1, post_inv[:3, 3], (0, 0, 0))]
+            for frame, p0, p1 in segs:
+                if np.linalg.norm(np.subtract(p1, p0)) > 1e-9:
+                    self._add_part(cyl, link_col, frame, meshes.segment_matrix(p0, p1, rl), "link")
 
     def _build_wrist(self, robot, s: float) -> None:
         colors = [style.rgba(c) for c in style.AXIS_COLORS]
@@ -355,7 +400,8 @@ class RobotScene(SceneWindow):
                 p = self._parts[k]
                 md = p.item.opts["meshdata"]
                 specs.append(PartMesh(md.vertexes(), md.faces(), p.item.opts["color"],
-                                      p.item.colors, shadow=p.kind in ("joint", "link")))
+                                      p.item.colors,
+                                      shadow=p.kind in ("joint", "link", "mesh")))
                 p.item.batch, p.item.index = None, i
             item = RobotMeshItem(specs, floor_z=shadow_z, shadow_color=shade)
             for k in sel:
@@ -376,10 +422,19 @@ class RobotScene(SceneWindow):
 
     def _apply_visibility(self) -> None:
         d = self._display
+        meshes_on = d.show_meshes and bool(getattr(self, "_mesh_frames", None))
         show = {"joint": d.show_joints, "link": d.show_links, "wrist": d.show_wrist,
-                "frames": d.show_link_frames, "floor": d.show_floor, "base": d.show_base}
+                "frames": d.show_link_frames, "floor": d.show_floor, "base": d.show_base,
+                "mesh": meshes_on}
+
+        def shown(p) -> bool:
+            if meshes_on and p.kind in ("joint", "link"):
+                # with meshes, sticks only where a mesh is missing (link drawn as a stick)
+                return show[p.kind] and p.frame in self._missing_frames
+            return show[p.kind]
+
         for item, sel in self._batches:
-            item.set_shown([show[self._parts[k].kind] for k in sel], shadow=d.show_shadow)
+            item.set_shown([shown(self._parts[k]) for k in sel], shadow=d.show_shadow)
         for item, kind in self._static:
             item.setVisible(show[kind])
 
@@ -434,6 +489,11 @@ class RobotScene(SceneWindow):
     def _prismatic_local(self, F: np.ndarray, j: int, mdh: bool) -> np.ndarray:
         # the box spans the joint's current extension d, read off the frames
         w = 0.55 * self._scale
+        if self._robot.is_general:  # from the axis frame at q = 0 along its z
+            jm = self._robot.joint_models
+            A = F[j] @ jm.pre[j]
+            ext = float(A[:3, 2] @ ((F[j + 1] @ np.linalg.inv(jm.post[j]))[:3, 3] - A[:3, 3]))
+            return jm.pre[j] @ meshes.scale_matrix(w, w, _nonzero(ext))
         if mdh:
             z, d = F[j + 1, :3, 2], F[j + 1, :3, 3] - F[j, :3, 3]
             ext = float(z @ d)

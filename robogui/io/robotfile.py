@@ -410,7 +410,7 @@ LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Ro
 
 
 def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
-               package_path=()) -> Robot:
+               package_path=None) -> Robot:
     """Load a robot from the library by name, or from a file by path.
 
     A string without a path separator and without a known suffix is a library name

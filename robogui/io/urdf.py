@@ -34,7 +34,7 @@ from robogui.engine.visual import Visual
 from .packages import PackageResolver
 from .robotfile import RobotFileError
 
-__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "URDF_SUFFIXES"]
+__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "URDF_SUFFIXES"]
 
 URDF_SUFFIXES = (".urdf", ".xacro")
 MOVING = ("revolute", "continuous", "prismatic")
@@ -241,9 +241,11 @@ def _rest_value(j) -> float:
     return 0.0
 
 
-def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] = ()) -> list[str]:
+def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] | None = None) -> list[str]:
     """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist)."""
     path = Path(path)
+    if package_path is None:
+        package_path = list(_package_path)
     _, model, _ = _parse(path, package_path)
     return _Tree(model, path).tips()
 
@@ -429,10 +431,17 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
 
 
 _cache: dict = {}
+_package_path: list[str] = []
+
+
+def set_package_path(paths: Sequence[str]) -> None:
+    """Folders (or NAME=DIR) searched for packages by every later load without an
+    explicit ``package_path`` (the command line's ``--package-path``)."""
+    _package_path[:] = [str(p) for p in paths]
 
 
 def load_urdf(path: str | os.PathLike, tip: str | None = None,
-              package_path: Sequence[str] | str = ()) -> Robot:
+              package_path: Sequence[str] | str | None = None) -> Robot:
     """The serial chain of a URDF or xacro file from its root link to ``tip``.
 
     ``tip`` None: the only leaf reached through the most moving (non-mimic) joints;
@@ -441,6 +450,8 @@ def load_urdf(path: str | os.PathLike, tip: str | None = None,
     after the file's ancestor folders and before ``ROS_PACKAGE_PATH``.
     """
     path = Path(path)
+    if package_path is None:
+        package_path = list(_package_path)
     if isinstance(package_path, (str, os.PathLike)):
         package_path = [str(package_path)]
     try:

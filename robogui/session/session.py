@@ -83,6 +83,8 @@ class DisplayOptions(EventedModel):
     show_wrist = Field(True, coerce=bool, doc="tool frame axes")
     wrist_labels = Field("xyz", choices=("xyz", "noa"), doc="labels of the tool frame axes")
     show_link_frames = Field(False, coerce=bool, doc="small axes on every link frame")
+    show_meshes = Field(True, coerce=bool,
+                        doc="meshes of robots that have them (URDF); off: sticks")
     show_name = Field(True, coerce=bool, doc="robot name near joint 0")
     mag = Field(1.0, coerce=_positive, doc="annotation scale factor (r6 'mag')")
     projection = Field("perspective", choices=("perspective", "orthographic"))
