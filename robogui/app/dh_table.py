@@ -18,8 +18,10 @@ def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]
     """Header and text rows of the table (Qt-free, also used by tests)."""
     a_scale = readout.angle_scale(angle_unit)
     mdh = robot.is_mdh
-    head = ["joint", "name", "theta", "d", "a(i-1)" if mdh else "a",
-            "alpha(i-1)" if mdh else "alpha", "offset", "qlim min", "qlim max",
+    kin = ["theta", "d", "a(i-1)" if mdh else "a", "alpha(i-1)" if mdh else "alpha"]
+    if robot.is_general:  # general (URDF) joints: origin, axis and the constant after it
+        kin = ["origin xyz (m)", f"origin rpy ({angle_unit})", "axis", "then xyz / rpy"]
+    head = ["joint", "name", *kin, "offset", "qlim min", "qlim max",
             "m", "r (com)", "I [xx yy zz xy yz xz]", "Jm", "G", "B", "Tc [+ -]", "tau max"]
     qlim = robot.qlim
     rows = []
@@ -34,10 +36,11 @@ def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]
         rows.append([
             f"{j + 1} {'R' if rev else 'P'}",
             L.name,
-            f"q{j + 1}" if rev else g(L.theta * a_scale) + f" {angle_unit}",
-            g(L.d) if rev else f"q{j + 1}",
-            g(L.a),
-            g(L.alpha * a_scale) + f" {angle_unit}",
+            *(_general_cells(L, a_scale, g) if L.is_general else [
+                f"q{j + 1}" if rev else g(L.theta * a_scale) + f" {angle_unit}",
+                g(L.d) if rev else f"q{j + 1}",
+                g(L.a),
+                g(L.alpha * a_scale) + f" {angle_unit}"]),
             g(L.offset * scale) + f" {unit}",
             g(qlim[j, 0] * scale) + f" {unit}",
             g(qlim[j, 1] * scale) + f" {unit}",
@@ -51,6 +54,20 @@ def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]
             "-" if L.tau_max is None else g(L.tau_max),
         ])
     return head, rows
+
+
+def _general_cells(L, a_scale: float, g) -> list[str]:
+    """origin xyz, origin rpy, axis and the constant transform after the motion."""
+    from robogui.engine.transforms import tr2rpy
+
+    def xyz(T):
+        return " ".join(g(v + 0.0) for v in T[:3, 3])
+
+    def rpy(T):
+        return " ".join(g(v * a_scale + 0.0) for v in tr2rpy(T))
+
+    post = "-" if np.array_equal(L.post, np.eye(4)) else f"{xyz(L.post)} / {rpy(L.post)}"
+    return [xyz(L.origin), rpy(L.origin), " ".join(g(v + 0.0, 3) for v in L.axis), post]
 
 
 class DHTable(QtWidgets.QWidget):
@@ -101,7 +118,7 @@ class DHTable(QtWidgets.QWidget):
             extra.append("tool " + np.array2string(r.tool[:3, 3], precision=3))
         self.caption.setText(
             f"<b>{r.name}</b> {('(' + r.manufacturer + ')') if r.manufacturer else ''} - "
-            f"{r.n} axis {r.structure}, {'modified' if r.is_mdh else 'standard'} D-H, "
+            f"{r.n} axis {r.structure}, {r.convention}, "
             f"gravity [{g[0]:.3g} {g[1]:.3g} {g[2]:.3g}] m/s<sup>2</sup>. "
             "Lengths in m, masses in kg, inertias in kg m<sup>2</sup> about the centre of "
             "mass; Jm, B and Tc are motor referred. " + "; ".join(extra))

@@ -14,21 +14,49 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.io.robotfile import RobotFileError, list_robots, load_robot
 
-__all__ = ["ErrorPresenter", "load_into_session", "show_error", "ask_robot_file", "RobotPicker"]
+__all__ = ["ErrorPresenter", "load_into_session", "show_error", "ask_robot_file", "ask_tip",
+           "RobotPicker"]
 
 #: ``present(title, text)``: how a failure is shown to the user
 ErrorPresenter = Callable[[str, str], None]
 
-FILE_FILTER = ("Robot files (*.toml *.conf *.dat *.DAT);;robogui robot (*.toml);;"
+FILE_FILTER = ("Robot files (*.toml *.urdf *.xacro *.conf *.dat *.DAT);;robogui robot (*.toml);;"
+               "URDF robot (*.urdf *.xacro);;"
                "ROBOOP robot (*.conf);;SpaceLib Rob_Mat robot (*.dat *.DAT);;All files (*)")
 
 
-def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter) -> bool:
+def ask_tip(parent: QtWidgets.QWidget | None, path: str, candidates: list[str]) -> str | None:
+    """Ask which link ends the chain of a URDF with several possible tips; None: cancel."""
+    dlg = QtWidgets.QInputDialog(parent)
+    dlg.setObjectName("tipChooser")
+    dlg.setWindowTitle("Choose the tip link")
+    dlg.setLabelText(f"{Path(path).name} has several chains. The arm ends at link:")
+    dlg.setComboBoxItems(candidates)
+    dlg.setComboBoxEditable(False)
+    ok = dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted
+    return dlg.textValue() if ok else None
+
+
+def _choose_tip(path, choose) -> tuple[bool, str | None]:
+    """(go on, tip) for a URDF file: asks only when the default tip is ambiguous."""
+    from robogui.io.urdf import urdf_tips
+
+    tips = urdf_tips(path)
+    if len(tips) <= 1:
+        return True, None
+    tip = choose(str(path), tips)
+    return tip is not None, tip
+
+
+def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter,
+                      choose_tip: Callable[[str, list[str]], str | None] | None = None) -> bool:
     """Load a library robot or file into ``session``; on failure call ``present`` and keep
     the current robot. Returns True when the robot was loaded.
 
     ROBOOP ``.conf`` and Rob_Mat ``.dat`` files go through :mod:`.legacy_import`, which
-    asks what those formats leave open (D-H convention, prismatic travel)."""
+    asks what those formats leave open (D-H convention, prismatic travel); for a URDF or
+    xacro file with several possible tips ``choose_tip(path, candidates)`` picks one
+    (default: a dialog)."""
     if Path(str(name_or_path)).suffix.lower() in (".conf", ".dat"):
         from .legacy_import import open_legacy_robot
 
@@ -37,7 +65,13 @@ def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter
             return False
     else:
         try:
-            robot = load_robot(name_or_path)
+            tip = None
+            if Path(str(name_or_path)).suffix.lower() in (".urdf", ".xacro"):
+                go, tip = _choose_tip(name_or_path, choose_tip or (
+                    lambda p, c: ask_tip(None, p, c)))
+                if not go:
+                    return False  # cancelled: the current robot stays
+            robot = load_robot(name_or_path, tip=tip)
         except RobotFileError as exc:
             present("Cannot open robot", str(exc))
             return False

@@ -134,6 +134,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.status = self.statusBar()
         self._robot_label = QtWidgets.QLabel()
         self.status.addPermanentWidget(self._robot_label)
+        # a mesh that cannot be loaded: said in the status bar (the link is drawn as a stick)
+        self.view.meshWarning.connect(self._mesh_warning)
+        for text in getattr(self.view, "mesh_warnings", []):
+            self._mesh_warning(text)
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
@@ -334,7 +338,8 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- robot ---------------------------------------------------------------------------------
     def open_robot(self, name_or_path: str | Path) -> bool:
         """Load a library robot or file; on failure show the error and keep the robot."""
-        ok = library.load_into_session(self.session, name_or_path, self.error_presenter)
+        ok = library.load_into_session(self.session, name_or_path, self.error_presenter,
+                                       lambda p, c: library.ask_tip(self, p, c))
         if ok:
             self.set_origin(name_or_path)
             if self.robot_path is not None:
@@ -369,6 +374,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self._robot_label.setText(f"{robot.name}  |  {robot.n} axis {robot.structure}, "
                                   f"{robot.convention}"
                                   + (f"  |  {where}" if where else ""))
+
+    def _mesh_warning(self, text: str) -> None:
+        import logging
+
+        logging.getLogger("robogui").warning(text)
+        self.status.showMessage(f"Warning: {text} - drawn as a stick", 15000)
 
     def set_view(self, preset: str) -> None:
         self.view.set_camera(preset)

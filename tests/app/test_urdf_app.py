@@ -1,0 +1,148 @@
+"""URDF robots in the app: open with a tip chooser, meshes in the 3D view, the sticks
+toggle, a missing mesh, a bad file, jogging and the D-H table on general joints."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from robogui.app.dh_table import dh_rows
+from tests.urdf_files import PANDA, UR5
+
+
+def _answer_tip_dialog(qtbot, choice: str):
+    """When the tip chooser opens, pick ``choice`` with the keyboard and press Enter."""
+
+    def answer():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        if dlg is None or dlg.objectName() != "tipChooser":
+            QtCore.QTimer.singleShot(20, answer)
+            return
+        combo = dlg.findChild(QtWidgets.QComboBox)
+        while combo.currentText() != choice:
+            qtbot.keyClick(combo, QtCore.Qt.Key.Key_Down)
+        qtbot.keyClick(dlg, QtCore.Qt.Key.Key_Return)
+
+    QtCore.QTimer.singleShot(20, answer)
+
+
+def _mesh_parts(window):
+    return [p for p in window.view._parts if p.kind == "mesh"]
+
+
+def test_open_urdf_asks_for_the_tip_and_draws_meshes(qtbot, window, session, errors):
+    _answer_tip_dialog(qtbot, "tool0")
+    assert window.open_robot(UR5) is True
+    assert errors == []
+    robot = session.robot
+    assert robot.tip == "tool0" and robot.n == 6 and robot.is_general
+    assert len(_mesh_parts(window)) == 7  # one per UR5 link with a visual
+    assert "general joints" in window._robot_label.text()
+    # meshes shown, sticks hidden; the View toggle brings the sticks back
+    sticks = [k for k, p in enumerate(window.view._parts) if p.kind in ("joint", "link")]
+    meshes = [k for k, p in enumerate(window.view._parts) if p.kind == "mesh"]
+
+    def shown(k):
+        p = window.view._parts[k]
+        return p.item.batch.part_shown(p.item.index)
+
+    assert all(shown(k) for k in meshes) and not any(shown(k) for k in sticks)
+    window.toggle_actions["show_meshes"].trigger()
+    assert session.display.show_meshes is False
+    assert not any(shown(k) for k in meshes) and all(shown(k) for k in sticks)
+    window.toggle_actions["show_meshes"].trigger()
+    assert all(shown(k) for k in meshes)
+
+
+def test_cancelling_the_tip_chooser_keeps_the_robot(qtbot, window, session):
+    robot = session.robot
+
+    def cancel():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        if dlg is None:
+            QtCore.QTimer.singleShot(20, cancel)
+            return
+        qtbot.keyClick(dlg, QtCore.Qt.Key.Key_Escape)
+
+    QtCore.QTimer.singleShot(20, cancel)
+    assert window.open_robot(UR5) is False
+    assert session.robot is robot
+
+
+def test_panda_meshes_render_and_follow_the_joints(qtbot, window, session):
+    from robogui.io.robotfile import load_robot
+
+    session.set_robot(load_robot(PANDA, tip="panda_hand"))
+    window.set_view("front")
+    qtbot.wait(50)
+    before = window.view.grab_array()
+    # the arm is drawn: many light (white Panda) pixels in the middle of the view
+    h, w, _ = before.shape
+    mid = before[h // 8: 7 * h // 8, w // 4: 3 * w // 4]
+    assert (mid.min(axis=2) > 150).sum() > 2000
+    q = session.q.copy()
+    q[0] += 1.2
+    q[1] += 0.6
+    session.set_q(q)
+    qtbot.wait(50)
+    after = window.view.grab_array()
+    assert np.abs(after.astype(int) - before.astype(int)).sum(axis=2).astype(bool).sum() > 2000
+
+
+def test_missing_mesh_warns_with_file_and_link_and_draws_a_stick(qtbot, window, session,
+                                                                 tmp_path):
+    urdf = tmp_path / "arm.urdf"
+    urdf.write_text("""<?xml version="1.0"?>
+<robot name="two">
+  <link name="base"/>
+  <link name="upper"><visual><geometry><mesh filename="package://nowhere/upper.stl"/>
+  </geometry></visual></link>
+  <link name="fore"><visual><origin xyz="0.25 0 0"/><geometry><box size="0.5 0.1 0.1"/>
+  </geometry><material name="red"><color rgba="1 0 0 1"/></material></visual></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.3"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="upper"/><child link="fore"/>
+    <origin xyz="0.5 0 0"/><axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2" effort="10" velocity="1"/></joint>
+</robot>""")
+    assert window.open_robot(urdf) is True
+    text = window.statusBar().currentMessage()
+    assert "package://nowhere/upper.stl" in text and "'upper'" in text
+    assert window.view.mesh_warnings and "upper" in window.view.mesh_warnings[0]
+    parts = window.view._parts
+    shown = [p for p in parts if p.item.batch.part_shown(p.item.index)]
+    # link 1 (frame 1) has no mesh: its stick is drawn; link 2's box mesh is drawn
+    assert any(p.kind in ("joint", "link") and p.frame == 1 for p in shown)
+    assert [p.frame for p in shown if p.kind == "mesh"] == [2]
+    assert not any(p.kind in ("joint", "link") and p.frame == 2 for p in shown)
+
+
+def test_bad_urdf_shows_the_error_and_keeps_the_robot(window, session, errors, tmp_path):
+    bad = tmp_path / "bad.urdf"
+    bad.write_text('<robot name="r"><link name="a"/><link name="b"/>'
+                   '<joint name="j" type="revolute"><parent link="a"/><child link="b"/>'
+                   '<axis xyz="0 0 0"/></joint></robot>')
+    robot = session.robot
+    assert window.open_robot(bad) is False
+    assert session.robot is robot
+    assert "bad.urdf" in errors[0][1] and "<joint name='j'>" in errors[0][1]
+
+
+def test_jog_and_dh_table_on_a_urdf_robot(qtbot, window, session):
+    from robogui.io.robotfile import load_robot
+
+    session.set_robot(load_robot(UR5, tip="tool0"))
+    session.set_q([0.3, -1.2, 1.4, -1.5, -1.5, 0.2])
+    jog = window.teach.jog
+    jog.set_frame("world")
+    jog.set_mode(0)
+    p0 = session.T[:3, 3].copy()
+    qtbot.mouseClick(jog.buttons[("x", 1)], QtCore.Qt.MouseButton.LeftButton)
+    p1 = session.T[:3, 3]
+    assert p1[0] - p0[0] > 1e-3 and abs(p1[1] - p0[1]) < 1e-6 and abs(p1[2] - p0[2]) < 1e-6
+    head, rows = dh_rows(session.robot, "deg")
+    assert head[2:6] == ["origin xyz (m)", "origin rpy (deg)", "axis", "then xyz / rpy"]
+    assert rows[1][2] == "0 0.1358 0" and rows[1][4] == "0 1 0"
+    window.dh_dock.toggleViewAction().trigger()
+    assert window.dh_table.table.item(1, 2).text() == "0 0.1358 0"
