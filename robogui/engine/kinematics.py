@@ -12,6 +12,8 @@ link) and on numpy rows of length m for a batch, so the two give identical numbe
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .checks import as_joint_array, check_finite_result
@@ -378,7 +380,6 @@ def cos_sin_floats(x: list[float]) -> tuple[list[float], list[float]]:
     return c, s
 
 
-_BLOCK = 4096  # samples per kernel pass: the (k, block) buffer stays in the L2 cache
 
 
 def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "rows"):
@@ -406,31 +407,40 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     qo = np.add(qT, dh.offset[:, None], order="C")
     if hasattr(kern, "samples"):  # a recursive kernel computes all samples at once
         out = kern.samples(*cos_sin(qo), qo)
-        return out.T.copy() if layout == "rows" else out
+        return out.T if layout == "rows" else out  # rows: a (k, m) view
     if layout == "rows":
         out = np.empty((k, m))
         rows = list(out)
         kern.fill(rows)
         kern(*cos_sin(qo), qo, rows)
         return out
-    # Block by block, so that the transposition reads from cache, not from memory. Output
-    # pairs (2i, 2i+1) are interleaved in the buffer so that the transposition moves
-    # 16-byte complex elements: half as many as doubles, which numpy copies much faster.
-    kc = (k + 1) // 2
-    out = np.empty((m, 2 * kc))
-    b0 = min(m, _BLOCK)
-    buf = np.empty((kc, b0, 2))
-    for i in range(0, m, _BLOCK):
-        blk = qo[:, i:i + _BLOCK]
-        b = blk.shape[1]
-        if i == 0 or b != b0:
-            view = buf[:, :b]
-            rows = [view[j // 2, :, j % 2] for j in range(k)]
-            kern.fill(rows)
-            src = view.view(np.complex128)[..., 0]
+    # All rows first, into a per-thread scratch array whose pages are already mapped
+    # (a fresh 9 MB array costs more in page faults than the whole computation), then
+    # one transposing copy into the result: the result's write is the only pass over
+    # fresh memory.
+    out = np.empty((m, k))
+    step = max(1, _SCRATCH_SIZE // max(k, 1))  # samples per pass: bounds the scratch
+    for i in range(0, m, step):
+        blk = qo[:, i:i + step]
+        rows_arr = _scratch(k, blk.shape[1])
+        rows = list(rows_arr)
+        kern.fill(rows)
         kern(*cos_sin(blk), blk, rows)
-        out.view(np.complex128)[i:i + b] = src.T
-    return out[:, :k] if k % 2 else out
+        out[i:i + step] = rows_arr.T
+    return out
+
+
+_SCRATCH = threading.local()
+_SCRATCH_SIZE = 1 << 22  # doubles (32 MB): 37,000 Puma states of fkine_all per pass
+
+
+def _scratch(k: int, m: int) -> np.ndarray:
+    """A (k, m) scratch array reused by the thread's next batched kernel call of the same
+    or a smaller size (not zeroed)."""
+    buf = getattr(_SCRATCH, "buf", None)
+    if buf is None or buf.size < k * m:
+        buf = _SCRATCH.buf = np.empty(k * m)
+    return buf[:k * m].reshape(k, m)
 
 
 def check_prismatic_overflow(robot, vals, q2d: np.ndarray, what: str) -> None:

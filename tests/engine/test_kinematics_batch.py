@@ -71,12 +71,16 @@ def test_kernels_match_the_dh_product_and_batch_equals_single(case):
     np.testing.assert_array_equal(joint_locations(robot, q), F[..., :3, 3])
 
 
-def test_many_states_cross_the_block_boundary():
+def test_many_states_cross_the_block_boundary(monkeypatch):
     robot = random_robot(2, prismatic=(3,))
-    m = kinematics._BLOCK * 2 + 17
+    # passes of 1000 states through the scratch rows (16 (n+1) = 112 outputs each)
+    monkeypatch.setattr(kinematics, "_SCRATCH_SIZE", 112 * 1000)
+    block = 1000
+    m = block * 2 + 17
     q = np.random.default_rng(4).uniform(-3, 3, (m, robot.n))
     F = fkine_all(robot, q)
-    for i in (0, kinematics._BLOCK - 1, kinematics._BLOCK, m - 1):
+    assert F.flags.c_contiguous
+    for i in (0, block - 1, block, m - 1):
         np.testing.assert_array_equal(F[i], fkine_all(robot, q[i]))
     np.testing.assert_array_equal(fkine(robot, q)[-5:], F[-5:, -1])
 
