@@ -69,32 +69,32 @@ def chain_frames(jm, base: np.ndarray, C, S, D, m: int, dtype=np.float64,
     n = jm.n
     if pre_identity is None:
         pre_identity = [_is_identity(A) for A in jm.pre]
-    T = np.empty((m, n + 1, 4, 4), dtype=dtype)
-    P = np.empty((m, n, 4, 4), dtype=dtype)
-    T[:, 0] = base
-    cur = T[:, 0]
+    # joint-major while walking the chain (each step reads and writes contiguous (m, 4, 4)
+    # blocks; a product by a constant matrix is one (4 m, 4) @ (4, 4) BLAS call)
+    T = np.empty((n + 1, m, 4, 4), dtype=dtype)
+    P = np.empty((n, m, 4, 4), dtype=dtype)
+    T[0] = base
+    rot = np.empty((m, 4, 4), dtype=dtype)
     for j in range(n):
-        Pj = P[:, j]
+        Pj = P[j]
         if pre_identity[j]:
-            Pj[...] = cur
+            Pj[...] = T[j]
         else:
-            np.matmul(cur, jm.pre[j], out=Pj)
+            np.matmul(T[j].reshape(4 * m, 4), jm.pre[j], out=Pj.reshape(4 * m, 4))
         if jm.revolute[j]:
             c = np.asarray(C[j], dtype=dtype).reshape(m, 1)
             s = np.asarray(S[j], dtype=dtype).reshape(m, 1)
             x, y = Pj[:, :3, 0], Pj[:, :3, 1]
-            rot = np.empty((m, 4, 4), dtype=dtype)
             rot[:, :3, 0] = c * x + s * y
             rot[:, :3, 1] = c * y - s * x
             rot[:, :, 2:] = Pj[:, :, 2:]
             rot[:, 3, :2] = 0.0
         else:
             d = np.asarray(D[j], dtype=dtype).reshape(m, 1)
-            rot = Pj.copy()
+            rot[...] = Pj
             rot[:, :3, 3] += d * Pj[:, :3, 2]
-        np.matmul(rot, jm.post[j], out=T[:, j + 1])
-        cur = T[:, j + 1]
-    return T, P
+        np.matmul(rot.reshape(4 * m, 4), jm.post[j], out=T[j + 1].reshape(4 * m, 4))
+    return T.swapaxes(0, 1), P.swapaxes(0, 1)
 
 
 class _Chain:
@@ -218,7 +218,7 @@ def _spatial_inertia_times(mass, com, Icw, V):
     """
     w, v = V[..., :3], V[..., 3:]
     p = mass[:, None] * (v + _cross(w, com))
-    L = np.einsum("mnij,mnj->mni", Icw, w) + _cross(com, p)
+    L = (Icw @ w[..., None])[..., 0] + _cross(com, p)
     return np.concatenate([L, p], axis=-1)
 
 
@@ -239,7 +239,7 @@ def _cross_motion(V, X):
 def _bodies(ch: _Chain, T: np.ndarray):
     """World centre of mass (m, n, 3) and inertia about it (m, n, 3, 3) of every link."""
     R, p = T[:, 1:, :3, :3], T[:, 1:, :3, 3]
-    com = np.einsum("mnij,nj->mni", R, ch.com) + p
+    com = (R @ ch.com[:, :, None])[..., 0] + p
     Icw = R @ ch.inertia @ np.swapaxes(R, -1, -2)
     return com, Icw
 
@@ -275,27 +275,34 @@ def rne_world(ch: _Chain, T, P, qd, qdd, a0, fe_world=None) -> np.ndarray:
     F = np.cumsum(f[:, ::-1], axis=1)[:, ::-1]  # force transmitted across each joint
     if fe_world is not None:
         F = F + fe_world[:, None, :]
-    return np.einsum("mnk,mnk->mn", Sx, F)
+    return (Sx * F).sum(axis=-1)
 
 
 def crba_world(ch: _Chain, T, P) -> np.ndarray:
-    """Joint-space inertia (m, n, n), rigid bodies only, by composite rigid bodies."""
-    m, n = T.shape[0], ch.n
+    """Joint-space inertia (m, n, n), rigid bodies only, by composite rigid bodies.
+
+    The spatial inertia of links j..n-1 about the world origin is
+    ``[[J, h~], [h~^T, M 1]]`` with their total mass M, first moment h = sum m c and
+    rotational inertia about the origin J = sum (Ic + m (|c|^2 1 - c c^T)): three
+    cumulative sums from the tip."""
+    n = ch.n
     Sx = ch.axes(P)
     com, Icw = _bodies(ch, T)
-    # spatial inertia of each body about the world origin, [[I_O, m c~], [m c~^T, m 1]]
-    cx = np.zeros((m, n, 3, 3), dtype=T.dtype)
-    cx[..., 0, 1], cx[..., 0, 2], cx[..., 1, 2] = -com[..., 2], com[..., 1], -com[..., 0]
-    cx = cx - np.swapaxes(cx, -1, -2)
-    mass = ch.mass[:, None, None]
-    I6 = np.empty((m, n, 6, 6), dtype=T.dtype)
-    I6[..., :3, :3] = Icw - mass * (cx @ cx)
-    I6[..., :3, 3:] = mass * cx
-    I6[..., 3:, :3] = -mass * cx
-    I6[..., 3:, 3:] = mass * np.eye(3)
-    Ic = np.cumsum(I6[:, ::-1], axis=1)[:, ::-1]  # composite body j..n-1
-    F = np.einsum("mnij,mnj->mni", Ic, Sx)
-    G = np.einsum("mik,mjk->mij", Sx, F)  # G_ij = S_i . Ic_j S_j, M_ij for i <= j
+    mass = ch.mass
+    mc = mass[:, None] * com  # first moments (m, n, 3)
+    J = Icw - mc[..., :, None] * com[..., None, :]
+    diag = np.einsum("mni,mni->mn", mc, com)
+    J[..., 0, 0] += diag
+    J[..., 1, 1] += diag
+    J[..., 2, 2] += diag
+    Mc = np.cumsum(mass[::-1])[::-1]  # composite bodies j..n-1
+    hc = np.cumsum(mc[:, ::-1], axis=1)[:, ::-1]
+    Jc = np.cumsum(J[:, ::-1], axis=1)[:, ::-1]
+    w, v = Sx[..., :3], Sx[..., 3:]
+    F = np.empty_like(Sx)  # Ic_j S_j = [J w + h x v; M v - h x w]
+    F[..., :3] = (Jc @ w[..., None])[..., 0] + _cross(hc, v)
+    F[..., 3:] = Mc[:, None] * v - _cross(hc, w)
+    G = Sx @ np.swapaxes(F, -1, -2)  # G_ij = S_i . Ic_j S_j, M_ij for i <= j
     upper = np.triu(np.ones((n, n), dtype=bool))
     return np.where(upper, G, np.swapaxes(G, -1, -2))
 
