@@ -1,6 +1,9 @@
 """Regenerate the README screenshots in assets/ (run under an X server):
 
-    xvfb-run -a -s "-screen 0 1920x1080x24" python docs/make_screenshots.py
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python docs/make_screenshots.py
+
+(``.venv`` is what ``bash .ci/app`` or ``bash .ci/test`` makes; any Python with robogui's
+dependencies works.)
 
 Real windows, real GL (the app's own ``save_screenshot`` and headless ``render``).
 """
@@ -11,9 +14,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from PySide6 import QtCore, QtGui
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's robogui, installed or not
+try:
+    from PySide6 import QtCore, QtGui
+except ImportError:
+    raise SystemExit("make_screenshots: PySide6 is missing; run it with robogui's environment, "
+                     "e.g. .venv/bin/python docs/make_screenshots.py (bash .ci/app makes .venv)"
+                     ) from None
 ASSETS = ROOT / "assets"
 
 

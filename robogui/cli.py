@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 
 import numpy as np
 
 from robogui import __version__
 
-__all__ = ["main", "build_parser", "parse_q", "parse_size"]
+__all__ = ["main", "build_parser", "parse_q", "parse_size", "no_display_message"]
 
+ROBOT_DEFAULT = "puma560"
 VIEWS = ("iso", "front", "side", "top")
 
 
@@ -75,7 +77,7 @@ def _positive_float(text: str) -> float:
 
 
 def _robot_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--robot", default="puma560", metavar="NAME|FILE",
+    p.add_argument("--robot", default=ROBOT_DEFAULT, metavar="NAME|FILE",
                    help="library robot name or robot file (default: puma560)")
     p.add_argument("--q", metavar="POSE|VALUES",
                    help="pose name (qz, qr, ...) or comma-separated joint values in rad/m; "
@@ -108,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(used by benchmarks/bench_app.py)")
     p.add_argument("--no-restore", action="store_true",
                    help="ignore the saved window layout")
+    p.add_argument("--demo", action="store_true",
+                   help="open the sample pick-and-place program and trajectory (Puma 560) "
+                        "that ship with robogui")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser(
@@ -226,9 +231,50 @@ def _parse_overlays(text: str):
     return Overlays(time="time" in names, q="q" in names, torque="torque" in names)
 
 
+def no_display_message(env=None, platform: str | None = None) -> str | None:
+    """One line saying why the window cannot open here, or None when it can.
+
+    On Linux Qt's xcb (X11) platform needs ``DISPLAY`` and its wayland platform
+    ``WAYLAND_DISPLAY``; without them Qt aborts with a misleading message (about
+    xcb-cursor0) and a core dump. Other platforms chosen with ``QT_QPA_PLATFORM``
+    (offscreen, eglfs, vnc, ...) are left alone.
+    """
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith("linux"):
+        return None
+    qpa = env.get("QT_QPA_PLATFORM", "").split(":")[0].split(";")[0].strip().lower()
+    has_x, has_wayland = bool(env.get("DISPLAY")), bool(env.get("WAYLAND_DISPLAY"))
+    if qpa in ("", "xcb"):
+        can = has_x or (qpa == "" and has_wayland)  # Qt picks wayland itself when it runs
+    elif qpa.startswith("wayland"):
+        can = has_wayland
+    else:
+        can = True
+    if can:
+        return None
+    return ("robogui: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are not "
+            "set); run it under a virtual X server, e.g. 'xvfb-run -a robogui', or make "
+            "pictures and videos with 'robogui render' (see 'robogui render --help')")
+
+
 def _gui(args) -> int:
+    if args.demo:
+        from robogui.io.samples import DEMO_ROBOT, demo_files
+
+        try:
+            program, trajectory = demo_files()
+        except FileNotFoundError as exc:
+            raise SystemExit(f"robogui: --demo: {exc}") from None
+        args.program = args.program or str(program)
+        args.trajectory = args.trajectory or str(trajectory)
+        if args.robot == ROBOT_DEFAULT:
+            args.robot = DEMO_ROBOT
     if args.time is not None and not args.trajectory:
         raise SystemExit("robogui: --time needs a --trajectory to move along")
+    message = no_display_message()
+    if message:  # before Qt is imported: Qt would abort the process
+        raise SystemExit(message)
     robot, q = _load(args)
     from robogui.session.session import Session
 
@@ -238,7 +284,7 @@ def _gui(args) -> int:
     return run_app(session, screenshot=args.screenshot,
                    quit_after_screenshot=args.quit_after_screenshot,
                    report_first_frame=args.report_first_frame, size=args.size,
-                   view=args.view if args.view != "iso" else None,
+                   view=args.view,
                    restore=not args.no_restore, library_name=args.robot,
                    program=args.program, trajectory=args.trajectory, time_s=args.time)
 

@@ -41,6 +41,9 @@ def test_wheel_contains_the_robot_library_and_loads_it(tmp_path):
         "from robogui import load_robot, list_robots;"
         "assert 'site' in robogui.__file__, robogui.__file__;"
         "r = load_robot('puma560');"
+        # the samples robogui --demo opens ship inside the package too
+        "from robogui.io.samples import demo_files;"
+        "assert all('site' in str(p) for p in demo_files()), demo_files();"
         "print(len(list_robots()), r.n)"
     )
     # run from an empty directory so the source tree is not on sys.path

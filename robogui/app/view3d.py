@@ -191,6 +191,7 @@ class RobotScene(SceneWindow):
         subs.connect(session.events.frames, lambda F: self.show_frames(F, session.limit_state))
         for name in DisplayOptions.field_names():
             subs.connect(session.display.events[name], lambda v, n=name: self._on_display(n, v))
+        self.set_camera("iso")  # the documented start view, not pyqtgraph's default camera
         self._rebuild(fit=True)
 
     def _rebuild(self, fit: bool) -> None:
