@@ -28,6 +28,7 @@ from .menu_extras import install_symbolic_and_legacy_actions
 from .plots import install_plot_docks
 from .pose_panel import PosePanel
 from .settings import Settings
+from .teaching import install_teaching
 from .undo import UndoManager, install_edit_menu
 from .view3d import CAMERA_PRESETS, RobotView
 
@@ -138,6 +139,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view.meshWarning.connect(self._mesh_warning)
         for text in getattr(self.view, "mesh_warnings", []):
             self._mesh_warning(text)
+        # D-H frames, chain panel, workspace, singularities, presentation mode, New/Save robot
+        self.teaching = install_teaching(self, session)
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
@@ -468,6 +471,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def closeEvent(self, event) -> None:  # noqa: N802
         if self.teach is not None:
             self.teach.close()
+        self.teaching.close()
         if self.plot_docks is not None:
             self.settings.save_dock_visibility(self.plot_docks.docks.values())
             self.plot_docks.close()

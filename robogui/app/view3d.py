@@ -176,6 +176,8 @@ class RobotScene(SceneWindow):
         self._session = None
         self._auto_fit = True  # refit on resize until the user moves the camera
         self._fit_providers: list = []  # extra points to keep in view (trail, ghosts)
+        self.overlay_painters: list = []  # fn(painter, scene): 2D text over the scene
+        self.label_scale = 1.0  # presentation mode: larger labels
         if session is not None:
             self.attach(session)
 
@@ -656,10 +658,13 @@ class RobotScene(SceneWindow):
         return np.array(pts, float).reshape(-1, 4)[:, :3]
 
     def has_overlay(self) -> bool:
-        return bool(self._visible_labels())
+        return bool(self._visible_labels()) or bool(self.overlay_painters)
 
     def paint_overlay(self, painter: QtGui.QPainter) -> None:
-        """The robot's name and the wrist axis letters, at their projected points."""
+        """The robot's name and the wrist axis letters, at their projected points; then
+        each of ``overlay_painters`` (``fn(painter, scene)``, e.g. D-H frame labels)."""
+        for fn in self.overlay_painters:
+            fn(painter, self)
         labels = self._visible_labels()
         if not labels:
             return
@@ -668,7 +673,7 @@ class RobotScene(SceneWindow):
         font = self.font()
         k = self.overlay_scale  # > 1 in pictures larger than the screen (render_image)
         for lab, (x, y) in zip(labels, xy, strict=True):
-            font.setPointSizeF(k * (11.5 if lab.kind == "name" else 10.5))
+            font.setPointSizeF(k * self.label_scale * (11.5 if lab.kind == "name" else 10.5))
             font.setBold(True)
             painter.setFont(font)
             fm = painter.fontMetrics()

@@ -35,7 +35,7 @@ from .checks import as_joint_array
 __all__ = [
     "SymbolicKinematics", "symbolic_kinematics", "fkine_sym", "jacobian_sym",
     "link_matrices_sym", "joint_locations_sym", "evaluate", "to_python", "to_c",
-    "expression_strings", "cache_info", "clear_cache", "kinematic_key",
+    "expression_strings", "cache_info", "clear_cache", "kinematic_key", "link_matrix_sym",
 ]
 
 _CACHE: OrderedDict = OrderedDict()
@@ -411,3 +411,14 @@ def expression_strings(robot, include_orientation: bool = True) -> dict:
         "J": [Js[sk.n * r: sk.n * r + sk.n] for r in range(rows)],
         "seconds": sk.seconds,
     }
+
+
+def link_matrix_sym(robot, j: int):
+    """The symbolic link matrix A_{j+1}(q_{j+1}) of link ``j`` (0-based) alone, a 4x4
+    sympy Matrix in the symbol ``q{j+1}`` (JFKengine eq. 2), without deriving the
+    whole chain (the chain panel shows one link at a time)."""
+    import sympy
+
+    if not 0 <= int(j) < robot.n:
+        raise ValueError(f"j must be a link index in 0..{robot.n - 1}, got {j!r}")
+    return _link_sym(robot.links[int(j)], sympy.Symbol(f"q{int(j) + 1}", real=True))

@@ -123,15 +123,16 @@ def test_dh_table_shows_the_robot(qtbot, window, session):
     # a full-width tab beside the plots, raised, not a sliver squeezed beside them
     assert set(plots.docks.values()) <= set(window.tabifiedDockWidgets(window.dh_dock))
     qtbot.waitUntil(lambda: window.dh_dock.width() > window.width() // 3)
-    t = window.dh_table.table
-    assert t.rowCount() == 6
+    m = window.dh_table.model
+    assert m.rowCount() == 6
     head, rows = dh_rows(session.robot, "deg")
-    assert [t.horizontalHeaderItem(k).text() for k in range(t.columnCount())] == head
-    assert t.item(1, 4).text() == "0.4318" and t.item(0, 5).text() == "90 deg"
-    assert t.item(1, 9).text() == "17.4"  # Puma link 2 mass
-    assert t.item(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsEditable == QtCore.Qt.ItemFlag(0)
+    shown = [m.headerData(k, QtCore.Qt.Orientation.Horizontal) for k in range(m.columnCount())]
+    assert [h.split(" [")[0] for h in shown] == [h.split(" [")[0] for h in head]
+    assert m.index(1, 4).data() == "0.4318" and m.index(0, 5).data() == "90"
+    assert m.index(1, 10).data() == "17.4"  # Puma link 2 mass
+    assert m.index(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsEditable  # the D-H editor
     window.open_robot("puma560akb")
-    assert window.dh_table.table.horizontalHeaderItem(4).text() == "a(i-1)"
+    assert m.headerData(4, QtCore.Qt.Orientation.Horizontal) == "a(i-1) [m]"
 
 
 def test_settings_persist_layout_units_and_recent(qtbot, session, settings, tmp_path):

@@ -1,0 +1,209 @@
+"""D-H frames and parameters on the 3D model: labelled triads {i} and the textbook figure.
+
+:class:`DHFramesOverlay` puts into a :class:`~robogui.app.view3d.RobotView`:
+
+* one triad per link frame {0}..{n}, a ``GLLinePlotItem`` built once per robot and
+  placed by ``setTransform`` on every frame change;
+* one ``GLLinePlotItem`` (line segments, per-vertex colours) for the d, theta, a and
+  alpha marks of every link, whose vertices come from
+  :func:`robogui.session.dh_frames.dh_annotations` (Qt-free) on each change;
+* the labels ({i} and "d2 = 0.150 m", ...) painted over the scene at projected points.
+
+``mode`` is "off", "all" (every link) or "one" (only the highlighted link); selecting
+a row of the D-H table or stepping the chain panel calls :meth:`highlight`. An extra
+frame (the chain panel's running product T(0,i)) is drawn by :meth:`show_extra_frame`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from PySide6 import QtCore, QtGui
+
+from robogui.session.dh_frames import dh_annotations, frame_label
+
+from . import style
+from .bindings import Subscriptions
+
+__all__ = ["DHFramesOverlay", "MODES", "PARAM_COLORS"]
+
+MODES = ("off", "all", "one")
+PARAM_COLORS = {"d": "#4f8dff", "theta": "#ffb000", "a": "#ff5a4f", "alpha": "#d070ff"}
+HIGHLIGHT = "#ffff40"
+EXTRA = "#40ffd0"
+
+
+def _triad_lines(length: float, colors) -> tuple[np.ndarray, np.ndarray]:
+    pos = np.zeros((6, 3))
+    col = np.zeros((6, 4))
+    for k in range(3):
+        pos[2 * k + 1, k] = length
+        col[2 * k:2 * k + 2] = style.rgba(colors[k])
+    return pos, col
+
+
+class DHFramesOverlay:
+    """The D-H annotations of ``session``'s robot in ``view`` (see the module docstring)."""
+
+    def __init__(self, view, session, mode: str = "off"):
+        self.view, self.session = view, session
+        self.mode = "off"
+        self.highlighted = -1
+        self.scale = 1.0  # presentation mode: thicker lines, larger labels and axes
+        self.marks = []
+        self.triads: list[gl.GLLinePlotItem] = []
+        self.extra = None  # (4, 4) frame drawn in EXTRA colour, or None
+        self.extra_item = None
+        self.params = gl.GLLinePlotItem(pos=np.zeros((2, 3)), mode="lines", antialias=True)
+        self.params.setDepthValue(20)
+        self._subs = Subscriptions(view)
+        self._subs.connect(session.events.robot, lambda _r: self.rebuild())
+        self._subs.connect(session.events.tool, lambda _t: self.update())
+        self._subs.connect(session.events.frames, lambda _f: self.update())
+        self._subs.connect(session.display.events.angle_unit, lambda _u: self.update())
+        view.robotRebuilt.connect(self._readd)
+        view.overlay_painters.append(self.paint_labels)
+        self.rebuild()
+        self.set_mode(mode)
+
+    # -- building --------------------------------------------------------------------------
+    def _length(self) -> float:
+        return 0.12 * self.session.robot.reach * self.scale
+
+    def rebuild(self) -> None:
+        """Triads for the current robot (built once per robot)."""
+        for item in self.triads:
+            if item in self.view.items:
+                self.view.removeItem(item)
+        pos, col = _triad_lines(self._length(), style.AXIS_COLORS)
+        self.triads = [gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
+                                         width=2.0 * self.scale)
+                       for _ in range(self.session.robot.n + 1)]
+        pos, col = _triad_lines(1.4 * self._length(), (EXTRA, EXTRA, EXTRA))
+        self.extra_item = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
+                                            width=4.0 * self.scale)
+        if self.highlighted >= self.session.robot.n:
+            self.highlighted = -1
+        self._readd()
+
+    def _readd(self) -> None:
+        for item in [*self.triads, self.params, self.extra_item]:
+            if item is not None and item not in self.view.items:
+                self.view.addItem(item)
+        self.update()
+
+    # -- state -------------------------------------------------------------------------------
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+        self.mode = mode
+        self.update()
+
+    def highlight(self, link: int) -> None:
+        """Highlight link ``link`` (0-based; -1 none) and its parameters."""
+        self.highlighted = int(link) if 0 <= int(link) < self.session.robot.n else -1
+        self.update()
+
+    def set_scale(self, scale: float) -> None:
+        self.scale = float(scale)
+        self.rebuild()
+
+    def show_extra_frame(self, T: np.ndarray | None) -> None:
+        """Draw the frame ``T`` (4, 4) in a distinct colour (None hides it)."""
+        self.extra = None if T is None else np.asarray(T, float)
+        self.update()
+
+    def visible_links(self) -> list[int]:
+        n = self.session.robot.n
+        if self.mode == "off":
+            return []
+        if self.mode == "one":
+            return [self.highlighted] if self.highlighted >= 0 else []
+        return list(range(n))
+
+    # -- every change ----------------------------------------------------------------------
+    def update(self) -> None:
+        s = self.session
+        if len(self.triads) != s.robot.n + 1:  # the view rebuilt before our robot event
+            self.rebuild()
+            return
+        F = s.frames.copy()
+        F[-1] = F[-1] @ np.linalg.inv(s.robot.tool)
+        links = self.visible_links()
+        shown_frames = set()
+        for k in links:
+            shown_frames |= {k, k + 1}
+        for i, item in enumerate(self.triads):
+            item.setTransform(QtGui.QMatrix4x4(*F[i].ravel().tolist()))
+            item.setVisible(i in shown_frames)
+        self.marks = ([m for m in dh_annotations(s.robot, s.q, s.frames,
+                                                 radius=0.6 * self._length(),
+                                                 angle_unit=s.display.angle_unit)
+                       if m.link in links] if links else [])
+        if self.marks:
+            pos, col = [], []
+            for m in self.marks:
+                c = style.rgba(HIGHLIGHT if m.link == self.highlighted and self.mode == "all"
+                               else PARAM_COLORS[m.name])
+                seg = np.repeat(m.points, 2, axis=0)[1:-1]  # polyline -> segments
+                pos.append(seg)
+                col.append(np.tile(c, (len(seg), 1)))
+            width = (3.5 if self.highlighted >= 0 else 2.5) * self.scale
+            self.params.setData(pos=np.vstack(pos), color=np.vstack(col), width=width)
+            self.params.setVisible(True)
+        else:
+            self.params.setVisible(False)
+        if self.extra_item is not None:
+            if self.extra is not None:
+                self.extra_item.setTransform(QtGui.QMatrix4x4(*self.extra.ravel().tolist()))
+            self.extra_item.setVisible(self.extra is not None)
+        self.view.update()
+
+    # -- labels ------------------------------------------------------------------------------
+    def labels(self) -> list[tuple[np.ndarray, str, str]]:
+        """(world point (3,), text, colour) of every label drawn now."""
+        s = self.session
+        F = s.frames.copy()
+        F[-1] = F[-1] @ np.linalg.inv(s.robot.tool)
+        out = []
+        shown = {i for i, t in enumerate(self.triads) if t.visible()}
+        for i in sorted(shown):
+            out.append((F[i, :3, 3], frame_label(i),
+                        HIGHLIGHT if i == self.highlighted + 1 else style.LABEL))
+        for m in self.marks:
+            out.append((m.label_at, m.text,
+                        HIGHLIGHT if m.link == self.highlighted else PARAM_COLORS[m.name]))
+        if self.extra is not None:
+            out.append((self.extra[:3, 3], "T(0,i)", EXTRA))
+        return out
+
+    def label_positions(self) -> dict[str, np.ndarray]:
+        """Label text -> world position (3,) (for tests and the chain panel)."""
+        return {text: p for p, text, _c in self.labels()}
+
+    def paint_labels(self, painter: QtGui.QPainter, scene) -> None:
+        labels = self.labels()
+        if not labels:
+            return
+        xy = scene.project(np.array([p for p, _t, _c in labels]))
+        font = scene.font()
+        k = getattr(scene, "overlay_scale", 1.0)  # > 1 in pictures larger than the screen
+        font.setPointSizeF(10.0 * self.scale * k)
+        font.setBold(True)
+        painter.setFont(font)
+        fm = painter.fontMetrics()
+        for (_p, text, color), (x, y) in zip(labels, xy, strict=True):
+            pt = QtCore.QPointF(x + 6, y - 6)
+            painter.setPen(QtGui.QColor(0, 0, 0, 170))
+            painter.drawText(pt + QtCore.QPointF(1, 1), text)
+            painter.setPen(QtGui.QColor(color))
+            painter.drawText(pt, text)
+        del fm
+
+    def close(self) -> None:
+        self._subs.clear()
+        if self.paint_labels in self.view.overlay_painters:
+            self.view.overlay_painters.remove(self.paint_labels)
+        for item in [*self.triads, self.params, self.extra_item]:
+            if item is not None and item in self.view.items:
+                self.view.removeItem(item)

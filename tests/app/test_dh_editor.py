@@ -1,0 +1,162 @@
+"""The D-H editor, used as a person would: key presses into the table's cells."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+from PySide6.QtTest import QTest
+
+from robogui.io.robotfile import load_robot
+from robogui.session.dh_edit import column_index
+
+Key = QtCore.Qt.Key
+
+
+def _type_into(qtbot, table, row: int, key: str, text: str, commit=Key.Key_Return):
+    """Select the cell, press F2, replace the text key by key, then Enter (or Escape)."""
+    col = column_index(key)
+    table.setFocus()
+    table.setCurrentIndex(table.model().index(row, col))
+    QTest.keyClick(table, Key.Key_F2)
+    editors = [e for e in table.viewport().findChildren(QtWidgets.QLineEdit) if e.isVisible()]
+    assert len(editors) == 1  # F2 opened the cell's editor
+    editor = editors[0]
+    editor.selectAll()
+    QTest.keyClick(editor, Key.Key_Delete)
+    QTest.keyClicks(editor, text)
+    if commit is not None:
+        QTest.keyClick(editor, commit)
+        # the delegate commits and closes the editor on the next turn of the event loop
+        qtbot.waitUntil(lambda: table.state() != table.State.EditingState)
+    return editor
+
+
+def _editor(window):
+    window.dh_dock.show()
+    window.dh_dock.raise_()
+    return window.dh_table
+
+
+def test_dh_editor_typing_a_cell_moves_the_robot_and_the_3d_frames(qtbot, window, session):
+    dh = _editor(window)
+    before = session.frames.copy()
+    window.teaching.frame_actions["all"].trigger()  # Robot > D-H frames > All links
+    link_items = window.teaching.frames
+    tip_before = link_items.label_positions()["{3}"].copy()
+    _type_into(qtbot, dh.table, 1, "a", "0.5")  # Puma a2 0.4318 -> 0.5
+    assert session.robot.links[1].a == 0.5
+    assert dh.model.index(1, column_index("a")).data() == "0.5"
+    # the engine's frames moved by the change of a2 along x2, and the 3D labels with them
+    F = session.frames
+    assert np.allclose(F[2, :3, 3] - before[2, :3, 3], (0.5 - 0.4318) * F[2, :3, 0])
+    assert np.allclose(link_items.label_positions()["{3}"], F[3, :3, 3])
+    assert not np.allclose(link_items.label_positions()["{3}"], tip_before)
+    M = np.array(link_items.triads[3].transform().data()).reshape(4, 4).T
+    assert np.allclose(M, F[3])  # the triad {3} was moved by its transform
+    assert "a2 = 0.500 m" in link_items.label_positions()
+    # one undo step
+    st = window.undo.stack
+    assert st.undoText() == "Edit a of link 2"
+    window.undo.stack.undo()
+    assert session.robot.links[1].a == 0.4318
+    window.undo.stack.redo()
+    assert session.robot.links[1].a == 0.5
+
+
+def test_dh_editor_follows_as_you_type_and_escape_reverts(qtbot, window, session):
+    dh = _editor(window)
+    steps = window.undo.stack.count()
+    editor = _type_into(qtbot, dh.table, 2, "d", "0.3", commit=None)
+    assert session.robot.links[2].d == 0.3  # live, before Enter
+    QTest.keyClick(editor, Key.Key_Escape)
+    qtbot.waitUntil(lambda: dh.table.state() != dh.table.State.EditingState)
+    assert session.robot.links[2].d == 0.15005
+    assert window.undo.stack.count() == steps
+    # alpha in degrees, with an expression
+    _type_into(qtbot, dh.table, 0, "alpha", "-90 + 45")
+    assert math.isclose(session.robot.links[0].alpha, -math.pi / 4)
+    assert window.undo.stack.count() == steps + 1
+
+
+def test_dh_editor_invalid_cell_keeps_robot_and_shows_reason(qtbot, window, session):
+    dh = _editor(window)
+    robot = session.robot
+    editor = _type_into(qtbot, dh.table, 1, "a", "0.4x", commit=None)
+    assert editor.toolTip() and "not a number" in editor.toolTip()
+    assert session.robot == robot  # the typed text never reached the robot
+    QTest.keyClick(editor, Key.Key_Return)
+    qtbot.waitUntil(lambda: dh.table.state() != dh.table.State.EditingState)
+    assert session.robot == robot
+    idx = dh.model.index(1, column_index("a"))
+    assert idx.data() == "0.4x"
+    assert "link 2, a: '0.4x' is not a number" in idx.data(QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert idx.data(QtCore.Qt.ItemDataRole.BackgroundRole) is not None
+    assert "not a number" in dh.status.text()
+    # a negative mass and a lower limit above the upper one are refused with the reason
+    _type_into(qtbot, dh.table, 2, "m", "-1")
+    assert session.robot == robot and "must not be negative" in dh.status.text()
+    _type_into(qtbot, dh.table, 0, "qmin", "200")
+    assert session.robot == robot and "lower limit must be below" in dh.status.text()
+    _type_into(qtbot, dh.table, 0, "theta", "10")
+    assert session.robot == robot and "joint variable q1" in dh.status.text()
+    # typing a good value clears the mark
+    _type_into(qtbot, dh.table, 1, "a", "0.45")
+    assert session.robot.links[1].a == 0.45
+    assert idx.data(QtCore.Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_dh_editor_joint_type_convention_limits_and_dynamics(qtbot, window, session):
+    dh = _editor(window)
+    _type_into(qtbot, dh.table, 2, "joint", "P")
+    assert session.robot.structure == "RRPRRR" and session.robot.links[2].qlim == (0.0, 0.5)
+    _type_into(qtbot, dh.table, 2, "qmax", "0.8")
+    assert session.robot.links[2].qlim == (0.0, 0.8)
+    _type_into(qtbot, dh.table, 0, "convention", "modified")
+    assert session.robot.is_mdh
+    _type_into(qtbot, dh.table, 1, "r", "0.1 0 0.2")
+    assert np.allclose(session.robot.links[1].r, [0.1, 0, 0.2])
+    _type_into(qtbot, dh.table, 1, "m", "20")
+    assert session.robot.links[1].m == 20.0
+
+
+def test_dh_editor_add_insert_delete_reorder(qtbot, window, session):
+    dh = _editor(window)
+    links = session.robot.links
+    qtbot.mouseClick(dh.buttons["append"], QtCore.Qt.MouseButton.LeftButton)
+    assert session.robot.n == 7 and session.robot.links[:6] == links
+    assert dh.model.rowCount() == 7 and session.q.shape == (7,)
+    dh.table.setCurrentIndex(dh.model.index(0, 2))
+    qtbot.mouseClick(dh.buttons["insert"], QtCore.Qt.MouseButton.LeftButton)
+    assert session.robot.n == 8 and session.robot.links[1:7] == links
+    qtbot.mouseClick(dh.buttons["delete"], QtCore.Qt.MouseButton.LeftButton)
+    assert session.robot.links[:6] == links
+    dh.table.setCurrentIndex(dh.model.index(1, 2))
+    qtbot.mouseClick(dh.buttons["down"], QtCore.Qt.MouseButton.LeftButton)
+    assert session.robot.links[1] == links[2] and session.robot.links[2] == links[1]
+    assert dh.selected_row() == 2
+    qtbot.mouseClick(dh.buttons["up"], QtCore.Qt.MouseButton.LeftButton)
+    assert session.robot.links[:6] == links
+    # every row operation is one undo step
+    for _ in range(5):
+        window.undo.stack.undo()
+    assert session.robot.links == links
+
+
+def test_dh_editor_new_robot_save_and_reload_round_trip(qtbot, window, session, tmp_path,
+                                                        monkeypatch):
+    dh = _editor(window)
+    window.teaching.act_new_robot.trigger()
+    assert session.robot.n == 1 and session.robot.links[0].a == 0.5
+    qtbot.mouseClick(dh.buttons["append"], QtCore.Qt.MouseButton.LeftButton)
+    _type_into(qtbot, dh.table, 1, "alpha", "90")
+    _type_into(qtbot, dh.table, 1, "d", "0.25")
+    built = session.robot
+    path = tmp_path / "mine.toml"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(path), "Robot file (*.toml)"))
+    window.teaching.act_save_robot.trigger()
+    back = load_robot(path)
+    assert back.links == built.links and back.name == built.name
+    assert window.robot_path == str(path.resolve())
