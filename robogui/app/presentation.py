@@ -53,11 +53,10 @@ def clipped_widgets(root: QtWidgets.QWidget) -> list[tuple[QtWidgets.QWidget, st
             rect = w.contentsRect()
             if w.wordWrap() or w.textFormat() == QtCore.Qt.TextFormat.RichText or (
                     w.textFormat() == QtCore.Qt.TextFormat.AutoText
-                    and QtCore.Qt.mightBeRichText(w.text())):
-                if w.heightForWidth(rect.width()) > rect.height() + 2 and \
-                        w.sizePolicy().verticalPolicy() != QtWidgets.QSizePolicy.Policy.Ignored:
-                    out.append((w, f"label {w.text()[:40]!r} needs "
-                                   f"{w.heightForWidth(rect.width())} px, has {rect.height()}"))
+                    and QtGui.Qt.mightBeRichText(w.text())):
+                need = w.heightForWidth(w.width())  # the label's own margins included
+                if need > w.height() + 2:
+                    out.append((w, f"label {w.text()[:40]!r} needs {need} px, has {w.height()}"))
                 continue
             width = max(w.fontMetrics().horizontalAdvance(line) for line in w.text().split("\n"))
             if width > rect.width() + 1:
@@ -103,7 +102,11 @@ class Presentation:
                 w.setFont(big)
             app.setPalette(_palette())
             app.setStyleSheet(self._saved[2] + _HIGH_CONTRAST)
+            self._wrap_docks()
+            self._fit_texts()
         elif self._saved is not None:
+            self._unfit_texts()
+            self._unwrap_docks()
             font, palette, sheet, own = self._saved
             app.setFont(font)
             app.setPalette(palette)
@@ -125,6 +128,70 @@ class Presentation:
         self.win.settings.q.setValue(SETTINGS_KEY, on)
         if self.action.isChecked() != on:
             self.action.setChecked(on)
+
+
+    def fit_texts(self) -> None:
+        """Again after a layout change (e.g. a dock shown): every button and label keeps
+        room for its whole text (the docks scroll instead)."""
+        if self.enabled:
+            self._fit_texts()
+
+    def _fit_texts(self) -> None:
+        if not hasattr(self, "_mins"):
+            self._mins = {}
+        app = QtWidgets.QApplication.instance()
+        for _round in range(2):  # word-wrapped labels: heights follow the new widths
+            app.processEvents()
+            for w in self.win.findChildren(QtWidgets.QWidget):
+                if not isinstance(w, (QtWidgets.QAbstractButton, QtWidgets.QLabel)):
+                    continue
+                if not w.isVisible() or isinstance(w.parent(), QtWidgets.QStatusBar):
+                    continue
+                self._mins.setdefault(w, (w.minimumWidth(), w.minimumHeight()))
+                if isinstance(w, QtWidgets.QLabel) and w.wordWrap():
+                    need = w.heightForWidth(max(w.width(), 1))
+                    if need > w.height():
+                        w.setMinimumHeight(need)
+                    continue
+                hint = w.sizeHint()
+                if w.maximumWidth() < hint.width():
+                    continue  # fixed by its panel (a swatch, a sized label): leave it
+                w.setMinimumWidth(max(w.minimumWidth(), hint.width()))
+                w.setMinimumHeight(max(w.minimumHeight(), min(hint.height(), w.maximumHeight())))
+
+    def _unfit_texts(self) -> None:
+        for w, (mw, mh) in getattr(self, "_mins", {}).items():
+            try:
+                w.setMinimumSize(mw, mh)
+            except RuntimeError:  # the widget is gone
+                pass
+        self._mins = {}
+
+    def _wrap_docks(self) -> None:
+        """Each dock's panel in a scroll area: large text scrolls instead of being cut,
+        and the window still fits a 1280x720 projector."""
+        self._wrapped = []
+        for dock in self.win.findChildren(QtWidgets.QDockWidget):
+            inner = dock.widget()
+            if inner is None or isinstance(inner, QtWidgets.QScrollArea):
+                continue
+            scroll = QtWidgets.QScrollArea()
+            scroll.setObjectName("presentationScroll")
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+            scroll.setWidget(inner)  # the dock gives the panel up to the scroll area
+            self._wrapped.append((dock, scroll, dock.minimumWidth()))
+            dock.setMinimumWidth(0)
+            dock.setWidget(scroll)
+
+    def _unwrap_docks(self) -> None:
+        for dock, scroll, min_width in getattr(self, "_wrapped", []):
+            if dock.widget() is scroll:
+                inner = scroll.takeWidget()
+                dock.setWidget(inner)
+                scroll.deleteLater()
+                dock.setMinimumWidth(min_width)
+        self._wrapped = []
 
 
 def _to_bool(value) -> bool:

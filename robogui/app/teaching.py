@@ -105,7 +105,9 @@ class Teaching:
         if i > 0 and self.frames.mode == "off":
             self.frame_actions["one"].trigger()
         if i > 0:
-            self.win.dh_table.table.selectRow(i - 1)
+            table = self.win.dh_table.table
+            col = max(table.currentIndex().column(), 0)
+            table.setCurrentIndex(table.model().index(i - 1, col))
 
     # -- robot files ------------------------------------------------------------------------
     def new_robot(self) -> None:
