@@ -31,9 +31,9 @@ def robot_file_filters() -> list[str]:
     """Save-as filters: robogui's TOML, and URDF when the io layer can write it."""
     filters = ["Robot file (*.toml)"]
     try:
-        from robogui.io import urdf  # the URDF engineer's module, when it is there
+        from robogui.io import urdf_write  # save_robot(robot, "x.urdf") writes URDF
 
-        if any(hasattr(urdf, n) for n in ("save_urdf", "robot_to_urdf", "write_urdf")):
+        if hasattr(urdf_write, "robot_to_urdf"):
             filters.append("URDF (*.urdf)")
     except ImportError:
         pass

@@ -160,3 +160,18 @@ def test_dh_editor_new_robot_save_and_reload_round_trip(qtbot, window, session, 
     back = load_robot(path)
     assert back.links == built.links and back.name == built.name
     assert window.robot_path == str(path.resolve())
+
+
+def test_dh_editor_save_as_urdf_round_trips(qtbot, window, session, tmp_path, monkeypatch):
+    from robogui.app.teaching import robot_file_filters
+
+    assert "URDF (*.urdf)" in robot_file_filters()
+    dh = _editor(window)
+    _type_into(qtbot, dh.table, 1, "a", "0.5")
+    path = tmp_path / "edited.urdf"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(path), "URDF (*.urdf)"))
+    window.teaching.act_save_robot.trigger()
+    back = load_robot(path)
+    q = session.robot.random_q(5, seed=1)
+    assert np.allclose(back.fkine(q), session.robot.fkine(q), atol=1e-9)
