@@ -35,7 +35,7 @@ def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]
     head = [c.head for c in dh_edit.COLUMNS]
     if robot.is_general:  # general (URDF) joints: origin, axis and the constant after it
         for key, text in dh_edit.GENERAL_HEADS.items():
-            head[dh_edit.column_index(key)] = text
+            head[dh_edit.column_index(key)] = text.replace("(deg)", f"({angle_unit})")
     elif robot.is_mdh:
         head[dh_edit.column_index("a")] = "a(i-1)"
         head[dh_edit.column_index("alpha")] = "alpha(i-1)"

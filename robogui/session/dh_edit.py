@@ -118,7 +118,7 @@ def _g(x: float, digits: int = 6) -> str:
 
 _KINEMATIC = ("theta", "d", "a", "alpha", "convention")
 #: headers of the kinematic columns for a robot with general (URDF) joints
-GENERAL_HEADS = {"theta": "origin xyz (m)", "d": "origin rpy", "a": "axis",
+GENERAL_HEADS = {"theta": "origin xyz (m)", "d": "origin rpy (deg)", "a": "axis",
                  "alpha": "then xyz / rpy", "convention": "convention"}
 
 
