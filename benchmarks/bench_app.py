@@ -52,10 +52,11 @@ def first_frame_times(runs: int) -> list[float]:
 
 
 def frame_rate(frames: int, readback: bool, samples: int, size=(1280, 800),
-               every_frame: bool = False) -> float:
+               every_frame: bool = False, robot=None) -> float:
     """Frames per second from slider change to finished frame.
 
     ``every_frame``: multisample every frame, also while dragging on software GL.
+    ``robot``: default the Puma 560 (bench_urdf.py passes the Panda URDF with meshes).
     """
     from PySide6 import QtCore, QtTest, QtWidgets
 
@@ -68,7 +69,9 @@ def frame_rate(frames: int, readback: bool, samples: int, size=(1280, 800),
     GL = importlib.import_module("OpenGL.GL")  # after robogui.app configured PyOpenGL
 
     app = create_app()
-    session = Session(load_robot("puma560"), q=load_robot("puma560").pose("qn"))
+    if robot is None:
+        robot = load_robot("puma560")
+    session = Session(robot, q=robot.pose("qn") if "qn" in robot.poses else None)
     host = QtWidgets.QWidget()
     layout = QtWidgets.QHBoxLayout(host)
     panel = JointPanel(session)

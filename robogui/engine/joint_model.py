@@ -82,10 +82,20 @@ class JointModels:
         return len(self.revolute)
 
 
+def _snap(T: np.ndarray) -> np.ndarray:
+    """Round-off zeros and ones (cos(pi/2) = 6e-17 from an rpy of 90 degrees) made exact,
+    so that the kernels fold them as they fold a D-H twist of 90 degrees."""
+    T = T.copy()
+    T[np.abs(T) < 1e-15] = 0.0
+    for v in (1.0, -1.0):
+        T[np.abs(T - v) < 1e-15] = v
+    return T
+
+
 def _general_parts(L) -> tuple[np.ndarray, np.ndarray]:
     Ra = np.eye(4)
     Ra[:3, :3] = axis_rotation(L.axis)
-    return L.origin @ Ra, Ra.T @ L.post
+    return _snap(L.origin @ Ra), _snap(Ra.T @ L.post)
 
 
 def _dh_parts(L) -> tuple[np.ndarray, np.ndarray]:
