@@ -22,8 +22,8 @@ import numpy as np
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
 #: triangles per robot above which meshes are decimated: the Panda's 135,000 become about
-#: 15,000, which software GL (llvmpipe) draws with their shadows at 60 fps
-FACE_BUDGET = 20_000
+#: 6,000, which software GL (llvmpipe) draws with their shadows as fast as the stick Puma
+FACE_BUDGET = 8_000
 DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
 
 
