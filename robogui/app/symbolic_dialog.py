@@ -22,6 +22,7 @@ from robogui.engine.files import atomic_write_text
 from . import library, style
 from .bindings import Subscriptions
 from .expression_table import RAW_ROLE, ExpressionTable
+from .symbolic_links import LinkTables
 from .symbolic_text import (
     SymbolicView,
     code_name,
@@ -53,14 +54,16 @@ class _DeriveThread(QtCore.QThread):
     succeeded = QtCore.Signal(object)
     failed = QtCore.Signal(str)
 
-    def __init__(self, robot, include_orientation: bool):
+    def __init__(self, robot, include_orientation: bool, joints: int | None = None):
         super().__init__()
         self.robot, self.include_orientation = robot, include_orientation
+        self.joints = joints
         self.returned = False
 
     def run(self) -> None:
         try:
-            view = derive_view(self.robot, self.include_orientation)
+            extra = {} if self.joints is None else {"joints": self.joints}
+            view = derive_view(self.robot, self.include_orientation, **extra)
         except Exception as exc:  # shown in the dialog, never lost in the thread
             self.returned = True
             self.failed.emit(f"{type(exc).__name__}: {exc}")
@@ -174,6 +177,17 @@ class SymbolicDialog(QtWidgets.QDialog):
         self.tabs = QtWidgets.QTabWidget()
         self.tabs.addTab(self.t_table, "T  (end-effector pose)")
         self.tabs.addTab(j_page, "J  (Jacobian, base frame)")
+        self.links = LinkTables()  # JFKengine's A(i) and joint locations
+        self.tabs.addTab(self.links.a_table, "A(i)  (link matrices)")
+        self.tabs.addTab(self.links.loc_table, "Joint locations")
+        self.joints_box = QtWidgets.QSpinBox()
+        self.joints_box.setPrefix("first ")
+        self.joints_box.setToolTip("use the first n joints only (JFKengine's joint count): T "
+                                   "and J of link frame n, without the tool")
+        self.joints_box.setRange(1, self.session.robot.n)
+        self.joints_box.setValue(self.session.robot.n)
+        self.joints_box.setSuffix(f" of {self.session.robot.n} joints")
+        self.joints_box.valueChanged.connect(lambda _v: self.refresh())
 
         self.names_table = ExpressionTable(0, 2, ["name", "definition"], [],
                                            max_lines=MAX_NAME_LINES, fill_height=False,
@@ -236,6 +250,7 @@ class SymbolicDialog(QtWidgets.QDialog):
         layout = QtWidgets.QVBoxLayout(self)
         top = QtWidgets.QHBoxLayout()
         top.addWidget(self.caption, 1)
+        top.addWidget(self.joints_box)
         top.addWidget(self.expand_box)
         layout.addLayout(top)
         layout.addWidget(split, 1)
@@ -255,7 +270,7 @@ class SymbolicDialog(QtWidgets.QDialog):
     def _subscribe(self) -> None:
         self._subs.clear()
         ev = self.session.events
-        self._subs.connect(ev.robot, lambda _r: self.refresh())
+        self._subs.connect(ev.robot, lambda _r: self._robot_changed())
         self._subs.connect(ev.tool, lambda _t: self.refresh())
         self._subs.connect(ev.changed, lambda _q: self._show_detail())
 
@@ -299,20 +314,40 @@ class SymbolicDialog(QtWidgets.QDialog):
     def include_orientation(self) -> bool:
         return self.orientation_box.isChecked()
 
+    @property
+    def joints(self) -> int | None:
+        """The joint count asked for (None: all joints and the tool)."""
+        n = self.session.robot.n
+        v = min(self.joints_box.value(), n)
+        return None if v >= n else v
+
+    def _robot_changed(self) -> None:
+        n = self.session.robot.n
+        was_all = self.joints_box.value() >= self.joints_box.maximum()
+        with QtCore.QSignalBlocker(self.joints_box):
+            self.joints_box.setRange(1, n)
+            self.joints_box.setSuffix(f" of {n} joints")
+            if was_all:
+                self.joints_box.setValue(n)
+        self.refresh()
+
     def _wanted(self) -> tuple:
-        return self.session.robot.key, self.include_orientation
+        return self.session.robot.key, self.include_orientation, self.joints
+
+    @staticmethod
+    def _got(view) -> tuple:
+        return view.key, view.include_orientation, view.first_n
 
     def refresh(self) -> None:
         """Show the session robot's T and J, deriving them in the worker thread if needed."""
         if self._closed:
             return
-        if self._view is not None and (self._view.key, self._view.include_orientation) \
-                == self._wanted():
+        if self._view is not None and self._got(self._view) == self._wanted():
             return
         if self._thread is not None:
             return  # the running derivation's result is checked when it arrives
         robot = self.session.robot
-        th = _DeriveThread(robot, self.include_orientation)
+        th = _DeriveThread(robot, self.include_orientation, self.joints)
         _LIVE.add(th)
         th.succeeded.connect(self._on_result)
         th.failed.connect(self._on_failed)
@@ -327,7 +362,7 @@ class SymbolicDialog(QtWidgets.QDialog):
         self._thread = None
         if self._closed:
             return
-        if (view.key, view.include_orientation) != self._wanted():
+        if self._got(view) != self._wanted():
             self.refresh()  # the robot or the choice changed while deriving: again
             return
         self.busy.hide()
@@ -358,6 +393,7 @@ class SymbolicDialog(QtWidgets.QDialog):
             "s1 = sin(q1), c23 = cos(q2 + q3); t1, t2, \u2026 are shared pieces (right). "
             "Angles in rad, lengths in m.")
         self._show_entries()
+        self.links.fill(view)
         nt = self.names_table
         nt.clearContents()
         nt.setRowCount(len(view.names))
@@ -457,7 +493,8 @@ class SymbolicDialog(QtWidgets.QDialog):
             name, text, full = f"{letter}[{r + 1},{c + 1}]", grid[r][c], fgrid[r][c]
             lines = [eq(f"{name} = ", text)]
             num = self.session.T if letter == "T" else self.session.jacobian
-            value = float(num[r, c]) if self.session.robot.key == view.key else None
+            value = float(num[r, c]) if self.session.robot.key == view.key \
+                and view.first_n is None else None
             used = view.entry_uses.get(text, [])
         if used:
             lines += ["", "where"] + [eq(f"  {u} = ", defs[u]) for u in used if u in defs]
@@ -480,7 +517,7 @@ class SymbolicDialog(QtWidgets.QDialog):
         from robogui.engine.symbolic import to_python
 
         robot = self._robot_for_export()
-        src = to_python(robot, "kinematics", self.include_orientation)
+        src = to_python(robot, "kinematics", self.include_orientation, n=self.joints)
         head = f'# {robot.name}: generated by robogui (symbolic kinematics)\n'
         return atomic_write_text(path, head + src)
 
@@ -489,7 +526,7 @@ class SymbolicDialog(QtWidgets.QDialog):
         from robogui.engine.symbolic import to_c
 
         robot = self._robot_for_export()
-        src = to_c(robot, self.c_function_name, self.include_orientation)
+        src = to_c(robot, self.c_function_name, self.include_orientation, n=self.joints)
         return atomic_write_text(path, f"/* {robot.name} */\n" + src)
 
     @property

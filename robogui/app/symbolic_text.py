@@ -51,6 +51,12 @@ class SymbolicView:
     wall: float
     uses: dict = field(default_factory=dict)
     entry_uses: dict = field(default_factory=dict)
+    # JFKengine's link matrices A(i) (per link 4 x 4 texts) and joint locations (per
+    # frame 0..n the origin's x, y, z); ``first_n`` the joint count asked for (None: all
+    # joints and the tool)
+    A: list = field(default_factory=list)
+    locations: list = field(default_factory=list)
+    first_n: int | None = None
 
     @property
     def definitions(self) -> dict:
@@ -69,16 +75,20 @@ def _parse_names(names, qnames):
     return local, parse
 
 
-def derive_view(robot, include_orientation: bool = True) -> SymbolicView:
+def derive_view(robot, include_orientation: bool = True,
+                joints: int | None = None) -> SymbolicView:
     """Derive (or fetch from the cache) and format ``robot``'s T and J for the dialog.
 
-    Runs without Qt, so the dialog's worker thread can call it.
+    ``joints``: JFKengine's first-n-joints (T and J of link frame n; None: all joints and
+    the tool). Runs without Qt, so the dialog's worker thread can call it.
     """
     import sympy
 
-    from robogui.engine.symbolic import expression_strings
+    from robogui.engine.symbolic import expression_strings, first_joints
 
     t0 = time.perf_counter()
+    whole = robot
+    robot = first_joints(whole, joints)
     e = expression_strings(robot, include_orientation)
     local, parse = _parse_names(e["names"], e["q"])
     # expand the cse names t1, t2, ... in order (each only uses earlier names); the
@@ -108,13 +118,15 @@ def derive_view(robot, include_orientation: bool = True) -> SymbolicView:
                                      if str(s) in local and str(s) not in e["q"]),
                                     key=_name_order)
     return SymbolicView(
-        key=robot.key, robot_name=robot.name, n=robot.n, mdh=robot.is_mdh,
+        key=whole.key, robot_name=whole.name if robot is whole else
+        f"{whole.name}, first {robot.n} of {whole.n} joints", n=robot.n, mdh=robot.is_mdh,
         has_base=not np.array_equal(robot.base, np.eye(4)), has_tool=not robot.tool_is_identity,
         include_orientation=include_orientation, q=list(e["q"]), names=list(e["names"]),
         T=e["T"], J=e["J"], T_full=[[full_text(s) for s in row] for row in e["T"]],
         J_full=[[full_text(s) for s in row] for row in e["J"]], expanded=expanded,
         seconds=float(e["seconds"]), wall=time.perf_counter() - t0, uses=uses,
-        entry_uses=entry_uses)
+        entry_uses=entry_uses, A=e["A"], locations=e["locations"],
+        first_n=None if robot is whole else robot.n)
 
 
 def _name_order(name: str):
@@ -152,6 +164,12 @@ def view_to_text(view: SymbolicView) -> str:
     out += ["", f"# J ({len(view.J)} x {view.n})"]
     out += [f"J[{r + 1},{c + 1}] = {view.J[r][c]}" for r in range(len(view.J))
             for c in range(view.n)]
+    for i, A in enumerate(view.A):
+        out += ["", f"# A{i + 1}({view.q[i]}) (link {i + 1})"]
+        out += [f"A{i + 1}[{r + 1},{c + 1}] = {A[r][c]}" for r in range(4) for c in range(4)]
+    if view.locations:
+        out += ["", "# joint locations: origins of frames 0..n (x, y, z)"]
+        out += [f"o{k} = [{', '.join(p)}]" for k, p in enumerate(view.locations)]
     return "\n".join(out) + "\n"
 
 

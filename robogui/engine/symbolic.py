@@ -36,6 +36,7 @@ __all__ = [
     "SymbolicKinematics", "symbolic_kinematics", "fkine_sym", "jacobian_sym",
     "link_matrices_sym", "joint_locations_sym", "evaluate", "to_python", "to_c",
     "expression_strings", "cache_info", "clear_cache", "kinematic_key", "link_matrix_sym",
+    "first_joints",
 ]
 
 _CACHE: OrderedDict = OrderedDict()
@@ -254,30 +255,51 @@ def clear_cache() -> None:
         _STATS.update(hits=0, misses=0)
 
 
-def fkine_sym(robot):
-    """End-effector pose T(q) as a 4x4 sympy Matrix (base and tool included)."""
-    return symbolic_kinematics(robot).T
+def first_joints(robot, n: int | None = None):
+    """The robot to derive for JFKengine's "first n joints": ``robot`` itself for None or
+    all joints (tool included), else the chain of the first n links without the tool
+    (``robot.upto(n)``, whose end frame is link frame n)."""
+    if n is None or (isinstance(n, (int, np.integer)) and not isinstance(n, bool)
+                     and n == robot.n):
+        return robot
+    return robot.upto(n)
 
 
-def jacobian_sym(robot, include_orientation: bool = True):
-    """Base-frame Jacobian: 6 x n sympy Matrix (3 x n with ``include_orientation=False``)."""
-    return symbolic_kinematics(robot).jacobian(include_orientation)
+def fkine_sym(robot, n: int | None = None):
+    """End-effector pose T(q) as a 4x4 sympy Matrix (base and tool included).
+
+    ``n`` (JFKengine ``getForwardKinematics(manip, n)``): the pose of link frame n using
+    the first n joints only (no tool), in q1..qn.
+    """
+    return symbolic_kinematics(first_joints(robot, n)).T
 
 
-def link_matrices_sym(robot) -> tuple:
-    """The link matrices A_i(q_i) (JFKengine eq. 2; standard or modified D-H)."""
-    return symbolic_kinematics(robot).A
+def jacobian_sym(robot, include_orientation: bool = True, n: int | None = None):
+    """Base-frame Jacobian: 6 x n sympy Matrix (3 x n with ``include_orientation=False``).
+
+    ``n`` (JFKengine ``getJacobian(manip, n)``): the Jacobian of link frame n's origin with
+    respect to the first n joints (6 x n).
+    """
+    return symbolic_kinematics(first_joints(robot, n)).jacobian(include_orientation)
 
 
-def joint_locations_sym(robot) -> list:
+def link_matrices_sym(robot, n: int | None = None) -> tuple:
+    """The link matrices A_i(q_i) (JFKengine eq. 2; standard or modified D-H); the first
+    ``n`` with ``n`` given."""
+    return symbolic_kinematics(first_joints(robot, n)).A
+
+
+def joint_locations_sym(robot, n: int | None = None) -> list:
     """Origins of frames 0..n (base .. end effector) as 3x1 sympy matrices."""
-    return symbolic_kinematics(robot).joint_locations()
+    return symbolic_kinematics(first_joints(robot, n)).joint_locations()
 
 
-def evaluate(robot_or_sk, q, include_orientation: bool = True):
-    """Evaluate the symbolic T and J: q (n,) -> (T (4, 4), J (6|3, n)); (m, n) -> stacks."""
+def evaluate(robot_or_sk, q, include_orientation: bool = True, n: int | None = None):
+    """Evaluate the symbolic T and J: q (n,) -> (T (4, 4), J (6|3, n)); (m, n) -> stacks.
+
+    ``n``: the first n joints (q then has n values)."""
     sk = robot_or_sk if isinstance(robot_or_sk, SymbolicKinematics) else \
-        symbolic_kinematics(robot_or_sk)
+        symbolic_kinematics(first_joints(robot_or_sk, n))
     return sk.evaluate(q, include_orientation)
 
 
@@ -325,15 +347,18 @@ def _python_source(sk: SymbolicKinematics, func_name: str, include_orientation: 
     return "\n".join(out) + "\n"
 
 
-def to_python(robot, func_name: str = "kinematics", include_orientation: bool = True) -> str:
+def to_python(robot, func_name: str = "kinematics", include_orientation: bool = True,
+              n: int | None = None) -> str:
     """Python/numpy source of ``def func_name(q): return T, J`` (q (n,) or (m, n)).
 
     Common sub-expressions are shared (sympy ``cse``); the module needs only numpy.
     """
-    return _python_source(symbolic_kinematics(robot), func_name, include_orientation)
+    return _python_source(symbolic_kinematics(first_joints(robot, n)), func_name,
+                          include_orientation)
 
 
-def to_c(robot, func_name: str = "robot_kinematics", include_orientation: bool = True) -> str:
+def to_c(robot, func_name: str = "robot_kinematics", include_orientation: bool = True,
+         n: int | None = None) -> str:
     """C99 source of ``void func_name(const double *q, double *T, double *J)``.
 
     ``q`` has n values (rad or m); ``T`` receives 16 doubles and ``J`` rows*n doubles,
@@ -341,7 +366,7 @@ def to_c(robot, func_name: str = "robot_kinematics", include_orientation: bool =
     """
     import sympy
 
-    sk = symbolic_kinematics(robot)
+    sk = symbolic_kinematics(first_joints(robot, n))
     Texprs, Jexprs, rows = _entries(sk, include_orientation)
     subs, reduced = _cse(Texprs + Jexprs)
     n = sk.n
@@ -366,21 +391,25 @@ def to_c(robot, func_name: str = "robot_kinematics", include_orientation: bool =
     return "\n".join(out) + "\n"
 
 
-def expression_strings(robot, include_orientation: bool = True) -> dict:
+def expression_strings(robot, include_orientation: bool = True, n: int | None = None) -> dict:
     """Readable T and J entries for display, with named sub-expressions.
 
     Returns ``{"q": ["q1", ...], "names": [(name, text), ...], "T": 4x4 list of str,
-    "J": rows x n list of str, "seconds": derivation time}``. Sines and cosines of joint
-    angles are named like textbooks (``s1 = sin(q1)``, ``c23 = cos(q2 + q3)``); longer
-    repeated pieces become ``t1, t2, ...`` (sympy ``cse``). Numbers are printed short.
+    "J": rows x n list of str, "A": per link a 4x4 list of str, "locations": per frame
+    0..n the origin's x, y, z as str, "seconds": derivation time}``. Sines and cosines of
+    joint angles are named like textbooks (``s1 = sin(q1)``, ``c23 = cos(q2 + q3)``);
+    longer repeated pieces of T and J become ``t1, t2, ...`` (sympy ``cse``); A and the
+    locations use the sine and cosine names only. Numbers are printed short. ``n``: the
+    first n joints only (see :func:`first_joints`).
     """
     import sympy
 
-    sk = symbolic_kinematics(robot)
+    sk = symbolic_kinematics(first_joints(robot, n))
     J = sk.jacobian(include_orientation)
     exprs = list(sk.T) + list(J)
+    extra = [e for A in sk.A for e in A] + [e for p in sk.joint_locations() for e in p]
     # textbook names for sin/cos of joint angles and their sums
-    trig = sorted({f for e in exprs for f in e.atoms(sympy.sin, sympy.cos)},
+    trig = sorted({f for e in exprs + extra for f in e.atoms(sympy.sin, sympy.cos)},
                   key=sympy.default_sort_key)
     names, repl = [], {}
     index = {s: i + 1 for i, s in enumerate(sk.q)}
@@ -404,11 +433,14 @@ def expression_strings(robot, include_orientation: bool = True) -> dict:
     rows = J.shape[0]
     Ts = [text(e) for e in reduced[:16]]
     Js = [text(e) for e in reduced[16:]]
+    named = lambda e: text(e.xreplace(repl))  # noqa: E731
     return {
         "q": [str(s) for s in sk.q],
         "names": names,
         "T": [Ts[4 * r: 4 * r + 4] for r in range(4)],
         "J": [Js[sk.n * r: sk.n * r + sk.n] for r in range(rows)],
+        "A": [[[named(A[r, c]) for c in range(4)] for r in range(4)] for A in sk.A],
+        "locations": [[named(e) for e in p] for p in sk.joint_locations()],
         "seconds": sk.seconds,
     }
 
