@@ -18,7 +18,8 @@ import numpy as np
 __all__ = [
     "MAX_LENGTH", "MAX_ANGLE", "MAX_MASS", "MAX_INERTIA", "MAX_GRAVITY", "MAX_MOTOR",
     "MAX_TORQUE", "MAX_JOINTS", "MAX_SAMPLES", "MAX_TIME", "MIN_DT", "MAX_MOVE_TIME",
-    "MIN_LINEAR_SPEED", "MIN_JOINT_SPEED_FRACTION", "MAX_LINEAR_SPEED", "MAX_FILE_BYTES", "MAX_DATA_FILE_BYTES",
+    "MIN_LINEAR_SPEED", "MIN_JOINT_SPEED_FRACTION", "MAX_LINEAR_SPEED", "MAX_FILE_BYTES",
+    "MAX_DATA_FILE_BYTES",
     "out_of_bounds", "link_bound_problems", "robot_bound_problems", "check_count",
 ]
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from ..engine.files import atomic_write_text
 from ..engine.spacelib.elbow import GripperMotion, elb_d_dh, elb_d_pa, elb_i_dh
 from .robmat import _read_text, _Stream, _tokens
 from .roboop import LegacyFormatError
@@ -167,7 +167,7 @@ def elbow_main(argv=None) -> int:
         return 2
     if args.output:
         try:
-            Path(args.output).write_text(text)
+            atomic_write_text(args.output, text)
         except OSError as exc:
             print(f"robogui elbow: cannot write {args.output}: {exc.strerror or exc}",
                   file=sys.stderr)

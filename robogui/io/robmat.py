@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine import bounds
-from ..engine.files import TextDecodeProblem, read_text
+from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
 from ..engine.link import Link
 from ..engine.robot import Robot
 from ..engine.spacelib.chain import (
@@ -447,7 +447,7 @@ def robmat_main(argv=None) -> int:
                          names=(Path(args.dat).name, Path(args.mot).name))
     if args.output:
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            atomic_write_text(args.output, text)
         except OSError as exc:
             print(f"robogui robmat: error: cannot write {args.output}: {exc}", file=sys.stderr)
             return 2

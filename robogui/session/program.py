@@ -296,12 +296,13 @@ class Program:
         return out
 
     def robot_mismatch(self, robot) -> str | None:
-        """A sentence for the user when this program names another robot than ``robot``
-        (or its waypoints do not fit it); None when it belongs to ``robot``."""
+        """A sentence for the user when this program's waypoints were taught on another
+        robot than ``robot`` (or do not fit it); None when it belongs to ``robot`` or has no
+        waypoints."""
         reasons = self.check_robot(robot)
         if reasons:
             return reasons[0]
-        if self.robot and _robot_key(self.robot) != _robot_key(robot.name):
+        if self.waypoints and self.robot and _robot_key(self.robot) != _robot_key(robot.name):
             return (f"the program was taught on {self.robot!r}, not on {robot.name!r}: the "
                     "same joint angles put this arm elsewhere")
         return None

@@ -52,8 +52,8 @@ def test_every_bad_file_through_the_file_menu_keeps_the_state(window, session, e
         before_errors, before_questions = len(errors), len(chosen)
         current["path"] = str(path)
         actions[path.suffix].trigger()
-        qtbot.waitUntil(lambda: len(errors) > before_errors or len(chosen) > before_questions,
-                        timeout=10000)
+        qtbot.waitUntil(lambda e=before_errors, c=before_questions: len(errors) > e
+                        or len(chosen) > c, timeout=10000)
         if len(errors) > before_errors:
             title, text = errors[-1]
             assert path.name in text, (path.name, title, text)

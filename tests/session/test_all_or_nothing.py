@@ -173,7 +173,7 @@ def test_the_issue_reproduction_program_then_ur5(puma):
 
 
 def test_check_refuses_a_move_too_long_to_hold(puma):
-    from robogui.session.program import Move, Program
+    from robogui.session.program import Program
 
     prog = Program(name="slow").record(puma.pose("qz"), "A").record(puma.pose("qr"), "B")
     with pytest.raises(ProgramError, match="move 2 would last .* more than the 3600 s"):

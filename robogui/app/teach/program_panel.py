@@ -108,6 +108,13 @@ class ProgramPanel(QtWidgets.QWidget):
             file_row.addWidget(b)
             self.file_buttons[key] = b
         layout.addLayout(file_row)
+        # a program taught on another robot (Program.robot_mismatch): said, not hidden
+        self.robot_label = QtWidgets.QLabel()
+        self.robot_label.setObjectName("programRobotMismatch")
+        self.robot_label.setWordWrap(True)
+        self.robot_label.setStyleSheet(f"color: {style.NEAR_LIMIT_COLOR};")
+        self.robot_label.hide()
+        layout.addWidget(self.robot_label)
 
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
@@ -220,6 +227,7 @@ class ProgramPanel(QtWidgets.QWidget):
         self._subs = Subscriptions(self)
         self._subs.connect(state.events.program, lambda _p: self.refresh())
         self._subs.connect(state.events.file, lambda _p: self._show_file())
+        self._subs.connect(session.events.robot, lambda _r: self._show_file())
         self._subs.connect(state.events.problems, lambda _p: self._show_problems())
         self.autosave_timer = QtCore.QTimer(self)
         self.autosave_timer.setInterval(autosave_ms)
@@ -270,6 +278,10 @@ class ProgramPanel(QtWidgets.QWidget):
         name = st.path.name if st.path is not None else f"{st.program.name} (not saved)"
         self.file_label.setText(("\u25cf " if st.modified else "") + name)
         self.file_label.setToolTip(str(st.path) if st.path else "")
+        mismatch = st.program.robot_mismatch(self.session.robot)
+        self.robot_label.setText(f"\u26a0 {mismatch[0].upper()}{mismatch[1:]}" if mismatch
+                                 else "")
+        self.robot_label.setVisible(bool(mismatch))
 
     def _show_waypoint(self) -> None:
         name = self.selected_waypoint()
