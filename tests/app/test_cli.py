@@ -85,3 +85,23 @@ def test_parse_q_and_size():
         parse_size("big")
     args = build_parser().parse_args(["render", "--q=-0.5,0,0,0,0,0", "-o", "x.png"])
     assert args.command == "render" and args.q.startswith("-0.5") and args.size == (1600, 1200)
+
+
+def test_render_a_urdf_robot_with_tip_and_package_path(tmp_path):
+    from tests.urdf_files import KR5, PACKAGES, UR5
+
+    out = tmp_path / "ur5.png"
+    r = run(["render", "--robot", str(UR5), "--tip", "tool0", "--q=0,-1.2,1.4,-1.5,-1.5,0.2",
+             "--size", "400x300", "-o", str(out)], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert png_size(out) == (400, 300)
+    r = run(["render", "--robot", str(UR5), "-o", str(out)], tmp_path)
+    assert r.returncode != 0 and "ee_link, tool0" in r.stderr
+    # the KR5 xacro needs its packages named; without them the error says which
+    r = run(["render", "--robot", str(KR5), "-o", str(out)], tmp_path)
+    assert r.returncode != 0 and "kuka_kr5_support" in r.stderr
+    args = ["render", "--robot", str(KR5), "--size", "320x240", "-o", str(out)]
+    for p in PACKAGES:
+        args += ["--package-path", p]
+    r = run(args, tmp_path)
+    assert r.returncode == 0, r.stderr
