@@ -405,9 +405,16 @@ class Session(EventEmitter):
         tt = np.asarray(self._trajectory.t, dtype=float)
         qt = np.asarray(self._trajectory.q, dtype=float)
         ts = as_float_array(t, "t")
-        # loop over the n joints only; np.interp vectorises over the samples
-        out = np.stack([np.interp(ts, tt, qt[:, j]) for j in range(qt.shape[1])], axis=-1)
-        return out
+        # linear interpolation between the two samples around each time (np.interp's
+        # answer): O(log k) per time, where np.interp on a column of q copied all k rows
+        # (a 300,000-sample trajectory cost ~2 ms per joint on every playback frame)
+        x = np.clip(np.atleast_1d(ts).astype(float), tt[0], tt[-1])
+        i = np.clip(np.searchsorted(tt, x, side="right") - 1, 0, len(tt) - 1)
+        j = np.minimum(i + 1, len(tt) - 1)
+        dt = tt[j] - tt[i]
+        w = np.where(dt > 0, (x - tt[i]) / np.where(dt > 0, dt, 1.0), 0.0)
+        out = qt[i] + w[:, None] * (qt[j] - qt[i])
+        return out[0] if ts.ndim == 0 else out.reshape(ts.shape + (qt.shape[1],))
 
     def set_time(self, t: float, *, changing: bool = True) -> None:
         """Move the playhead (clamped to the trajectory) and the robot with it.

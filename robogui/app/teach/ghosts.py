@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph.opengl as gl
 
+from robogui.session.polyline import decimate_polyline, point_at
+
 from .. import style
 from ..bindings import Subscriptions
 
@@ -105,35 +107,60 @@ class GhostLayer:
 
 
 class TrailLayer:
-    """The tool-centre-point path of the session's trajectory, as a line in ``view``."""
+    """The tool-centre-point path of the session's trajectory, as a line in ``view``,
+    and a marker at the playhead.
+
+    The line is built once per trajectory (robot, tool), decimated to what the screen
+    can show (:func:`~robogui.session.polyline.decimate_polyline`), so a frame costs the
+    same for 100 or 1,000,000 samples; playing only moves the marker.
+    """
 
     def __init__(self, view, session, *, width: float = 2.0):
         self.view, self.session, self.width = view, session, width
         self.item: gl.GLLinePlotItem | None = None
+        self.marker: gl.GLScatterPlotItem | None = None
         self.points = np.zeros((0, 3))
         self._subs = Subscriptions(view)
         view.add_fit_points(lambda: self.points)
         self._subs.connect(session.events.trajectory, lambda _t: self.refresh())
+        self._subs.connect(session.events.time, lambda _t: self.move_marker())
         # a new tool changes the path; the rebuilt view has dropped the old line item
         view.robotRebuilt.connect(lambda: self.refresh(rebuild=True))
         self.refresh()
 
     def refresh(self, rebuild: bool = False) -> None:
-        """Take the session's path and set the line's data once."""
+        """Take the session's path, decimate it and set the line's data once."""
         if rebuild or self.item is None or self.item not in self.view.items:
             self.item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), color=style.rgba(TRAIL_COLOR, 0.95),
                                           width=self.width, mode="line_strip", antialias=True,
                                           glOptions="translucent")
             self.item.setDepthValue(5)
             self.view.addItem(self.item)
+            self.marker = gl.GLScatterPlotItem(pos=np.zeros((1, 3)), size=9.0, pxMode=True,
+                                               color=style.rgba(TRAIL_COLOR, 1.0),
+                                               glOptions="translucent")
+            self.marker.setDepthValue(6)
+            self.view.addItem(self.marker)
         path = self.session.trajectory_path
         if len(path) < 2:
             self.points = np.zeros((0, 3))
             self.item.setVisible(False)
+            self.marker.setVisible(False)
         else:
-            self.points = path
+            self.points, _ = decimate_polyline(path)
             self.item.setData(pos=self.points)
             self.item.setVisible(True)
+            self.marker.setVisible(True)
+            self.move_marker()
             if self.view.auto_fit:
                 self.view.fit_to_robot()
         self.view.update()
+
+    def move_marker(self) -> None:
+        """The marker to the path at the playhead (O(log k), nothing else is redrawn)."""
+        traj = self.session.trajectory
+        path = self.session.trajectory_path
+        if self.marker is None or traj is None or len(path) < 2:
+            return
+        p = point_at(traj.t, path, self.session.time)
+        self.marker.setData(pos=p[None, :])

@@ -1,0 +1,68 @@
+"""Polylines reduced to what a screen can show, and points along them (Qt-free).
+
+The 3D view draws the tool path of a trajectory as one line. A 1,000,000-sample
+trajectory has a million vertices, far more than the pixels the line covers; drawing
+them all every frame made playback crawl (0.8 fps). :func:`decimate_polyline` keeps a
+vertex only where the path has moved on by at least ``tol`` along its length, so the
+line looks the same on screen and costs the same whatever the trajectory's length.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["decimate_polyline", "MAX_TRAIL_POINTS", "point_at"]
+
+#: at most this many vertices in a drawn path (a few per pixel of a large window)
+MAX_TRAIL_POINTS = 8000
+
+
+def decimate_polyline(points: np.ndarray, tol: float | None = None,
+                      max_points: int = MAX_TRAIL_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of ``points`` (k, d) at least ``tol`` apart along the path (first and
+    last always kept), at most ``max_points`` (``tol`` grows to fit).
+
+    ``tol`` defaults to the path's bounding-box diagonal / 2000 (well under a pixel when
+    the whole path is in view). Returns the kept points (m, d) and their indices (m,).
+    One pass of numpy over the k points, no Python loop.
+    """
+    p = np.asarray(points, dtype=float)
+    if p.ndim != 2:
+        raise ValueError(f"points must have shape (k, d), got {p.shape}")
+    k = len(p)
+    if k <= 2:
+        return p.copy(), np.arange(k)
+    if max_points < 2:
+        raise ValueError(f"max_points must be >= 2, got {max_points}")
+    seg = np.linalg.norm(np.diff(p, axis=0), axis=1)
+    s = np.concatenate([[0.0], np.cumsum(seg)])  # arc length at each vertex
+    length = s[-1]
+    if tol is None:
+        tol = float(np.linalg.norm(p.max(axis=0) - p.min(axis=0))) / 2000.0
+    tol = max(float(tol), length / (max_points - 2), np.finfo(float).tiny)
+    if length <= 0.0:
+        idx = np.array([0, k - 1])
+    else:
+        bins = np.floor(s / tol)
+        keep = np.empty(k, dtype=bool)
+        keep[0] = True
+        keep[1:] = bins[1:] != bins[:-1]  # the first vertex of each tol-long stretch
+        keep[-1] = True
+        idx = np.flatnonzero(keep)
+    return p[idx], idx
+
+
+def point_at(t: np.ndarray, points: np.ndarray, time: float) -> np.ndarray:
+    """The point (d,) of the polyline ``points`` (k, d) sampled at times ``t`` (k,,
+    non-decreasing) at ``time`` (clamped), interpolated linearly; O(log k)."""
+    t = np.asarray(t, dtype=float)
+    p = np.asarray(points, dtype=float)
+    k = len(t)
+    if k == 0 or len(p) != k:
+        raise ValueError(f"t (k,) and points (k, d) must have the same k > 0, got {k}, {len(p)}")
+    x = min(max(float(time), t[0]), t[-1])
+    i = int(np.clip(np.searchsorted(t, x, side="right") - 1, 0, k - 1))
+    j = min(i + 1, k - 1)
+    dt = t[j] - t[i]
+    w = (x - t[i]) / dt if dt > 0 else 0.0
+    return p[i] + w * (p[j] - p[i])
