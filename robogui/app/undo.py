@@ -201,12 +201,10 @@ class RobotSnapshot:
 
     def restore(self, session) -> None:
         session.pause()
-        with session.batch():
-            session.set_robot(self.robot, self.q)
-            if session.trajectory is not self.trajectory:
-                session.set_trajectory(self.trajectory)
-            if self.trajectory is not None:
-                session.set_time(self.time, changing=False)
+        # one all-or-nothing change: the robot with the trajectory it had
+        session.set_robot(self.robot, self.q, trajectory=self.trajectory)
+        if self.trajectory is not None:
+            session.set_time(self.time, changing=False)
             session.set_q(self.q)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decimate_polyline", "MAX_TRAIL_POINTS", "point_at"]
+__all__ = ["decimate_polyline", "MAX_TRAIL_POINTS", "point_at", "tool_path"]
 
 #: at most this many vertices in a drawn path (a few per pixel of a large window)
 MAX_TRAIL_POINTS = 8000
@@ -66,3 +66,22 @@ def point_at(t: np.ndarray, points: np.ndarray, time: float) -> np.ndarray:
     dt = t[j] - t[i]
     w = (x - t[i]) / dt if dt > 0 else 0.0
     return p[i] + w * (p[j] - p[i])
+
+
+def tool_path(robot, q: np.ndarray, *, chunk: int = 50_000, cancel=None) -> np.ndarray | None:
+    """Tool-centre-point positions (k, 3) of ``robot`` at the joint vectors ``q`` (k, n),
+    base and tool included: batched ``fkine`` ``chunk`` rows at a time. ``cancel()``
+    (optional) is asked between chunks; True stops and returns None.
+
+    Chunks keep each numpy call short, so a worker thread computing a 1,000,000-sample
+    path leaves the GUI thread free between them.
+    """
+    from robogui.engine import kinematics
+
+    q = np.asarray(q, dtype=float)
+    out = np.empty((len(q), 3))
+    for a in range(0, len(q), chunk):
+        if cancel is not None and cancel():
+            return None
+        out[a:a + chunk] = kinematics.fkine(robot, q[a:a + chunk])[:, :3, 3]
+    return out

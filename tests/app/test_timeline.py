@@ -109,18 +109,51 @@ def test_transport_buttons_and_keys(qtbot, timeline, session, window):
     assert session.playback.time == 2.25 and timeline.slider.value() == 7500
 
 
+def _on_path(points, path):
+    """Every drawn point is a point of the full path; the ends are the path's ends."""
+    d = np.linalg.norm(points[:, None, :] - path[None, :, :], axis=2).min(axis=1)
+    np.testing.assert_allclose(d, 0.0, atol=1e-12)
+    np.testing.assert_allclose(points[[0, -1]], path[[0, -1]])
+
+
 def test_trail_follows_the_trajectory_and_the_tool(qtbot, timeline, session, window):
     trail = window.teach.trail
     traj = session.trajectory
-    np.testing.assert_allclose(trail.points, session.robot.fkine(traj.q)[:, :3, 3])
+    _on_path(trail.points, session.robot.fkine(traj.q)[:, :3, 3])
     assert trail.item.visible() and trail.item in window.view.items
     tool = np.eye(4)
     tool[2, 3] = 0.2
     session.set_tool(tool)  # the view rebuilds; the trail is added again with the new TCP
     assert trail.item in window.view.items
-    np.testing.assert_allclose(trail.points, session.robot.fkine(traj.q)[:, :3, 3])
+    _on_path(trail.points, session.robot.fkine(traj.q)[:, :3, 3])
     session.set_trajectory(None)
     assert not trail.item.visible()
+
+
+def test_long_trail_is_decimated_built_off_the_gui_thread_and_the_marker_moves(
+        qtbot, window, session):
+    from robogui.engine.trajectory import Trajectory
+    from robogui.session.polyline import MAX_TRAIL_POINTS
+
+    trail = window.teach.trail
+    k = 200_000
+    t = np.linspace(0.0, 20.0, k)
+    q = session.robot.pose("qz") + np.outer(np.sin(t), np.ones(6)) * 0.4
+    session.set_trajectory(Trajectory(t, q))
+    assert trail.busy  # a worker computes the path; the window goes on
+    assert trail.wait(60)
+    assert 2 < len(trail.points) <= MAX_TRAIL_POINTS and trail.item.visible()
+    path = session.robot.fkine(q[::50])[:, :3, 3]
+    # the drawn line stays within a hair of the true path
+    sub = trail.points[:: max(1, len(trail.points) // 200)]
+    d = np.linalg.norm(sub[:, None, :] - session.robot.fkine(q)[:, :3, 3][None, ::10, :],
+                       axis=2).min(axis=1)
+    assert d.max() < 2e-3
+    session.set_time(7.3, changing=False)
+    tcp = session.robot.fkine(session.q)[:3, 3]
+    marker = trail.marker.pos[0]
+    assert np.linalg.norm(marker - tcp) < 0.01  # on the path at the playhead
+    assert path.shape == (4000, 3)
 
 
 def test_malformed_csv_gives_a_clear_error_and_keeps_the_trajectory(qtbot, timeline, session,

@@ -260,3 +260,17 @@ def test_labelled_without_a_window_does_nothing(session):
     with undo.labelled(other, "nothing"):
         other.zero()
     assert undo.manager_for(other) is None
+
+
+def test_switching_to_a_robot_with_the_same_joint_count_is_one_undoable_step(win, session):
+    """Load a trajectory on the Puma, pick UR5 (6 joints too): the trajectory goes with
+    the robot switch, and one Ctrl+Z brings back the Puma with its trajectory."""
+    t = np.linspace(0, 1, 21)
+    traj = Trajectory(t, np.outer(t, np.ones(6)) * 0.2)
+    session.set_trajectory(traj)
+    stack(win).clear()
+    assert win.open_robot("ur5")
+    assert session.robot.n == 6 and session.trajectory is None
+    assert stack(win).count() == 1
+    key(win, QtCore.Qt.Key.Key_Z, CTRL)
+    assert session.robot.name == "Puma 560" and session.trajectory is traj

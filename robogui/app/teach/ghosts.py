@@ -7,17 +7,21 @@ at once (8 for the Puma's analytic branches) and is rebuilt only when the view
 rebuilds its robot (new robot, tool or scale).
 
 The trail is one ``GLLinePlotItem`` through the tool-centre-point positions of the
-session's trajectory (``session.trajectory_path``, computed by the session once per
-trajectory, robot or tool), never per frame. Ghost frames come from the teach state
+session's trajectory, decimated to screen resolution, built once per trajectory, robot
+or tool (in a worker thread for long trajectories), never per frame; a marker shows the
+playhead on it. Ghost frames come from the teach state
 (``state.ghost_frames``); this module only places meshes.
 """
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pyqtgraph.opengl as gl
+from PySide6 import QtCore
 
-from robogui.session.polyline import decimate_polyline, point_at
+from robogui.session.polyline import decimate_polyline, point_at, tool_path
 
 from .. import style
 from ..bindings import Subscriptions
@@ -106,13 +110,30 @@ class GhostLayer:
         self.view.update()
 
 
+#: trajectories up to this many samples get their trail on the GUI thread (a few ms)
+TRAIL_SYNC_LIMIT = 20_000
+
+
+def _trail_job(holder: dict, stop: threading.Event, robot, q, t) -> None:
+    """Worker thread: the decimated tool path; touches no Qt object (the GUI polls)."""
+    try:
+        path = tool_path(robot, q, cancel=stop.is_set)
+        if path is None:
+            return
+        points, idx = decimate_polyline(path)
+        holder["result"] = (points, np.asarray(t, float)[idx])
+    except Exception as exc:  # noqa: BLE001 - reported by the GUI side
+        holder["error"] = f"{type(exc).__name__}: {exc}"
+
+
 class TrailLayer:
     """The tool-centre-point path of the session's trajectory, as a line in ``view``,
     and a marker at the playhead.
 
-    The line is built once per trajectory (robot, tool), decimated to what the screen
+    The line is built once per trajectory (robot, tool) and decimated to what the screen
     can show (:func:`~robogui.session.polyline.decimate_polyline`), so a frame costs the
-    same for 100 or 1,000,000 samples; playing only moves the marker.
+    same for 100 or 1,000,000 samples; playing only moves the marker. A long
+    trajectory's path is computed in a worker thread (the window stays responsive).
     """
 
     def __init__(self, view, session, *, width: float = 2.0):
@@ -120,16 +141,32 @@ class TrailLayer:
         self.item: gl.GLLinePlotItem | None = None
         self.marker: gl.GLScatterPlotItem | None = None
         self.points = np.zeros((0, 3))
+        self._times = np.zeros(0)  # time of each kept point
+        self._job: tuple[dict, threading.Event, object] | None = None
+        self._poll = QtCore.QTimer(view)
+        self._poll.setInterval(30)
+        self._poll.timeout.connect(self._collect)
         self._subs = Subscriptions(view)
         view.add_fit_points(lambda: self.points)
         self._subs.connect(session.events.trajectory, lambda _t: self.refresh())
         self._subs.connect(session.events.time, lambda _t: self.move_marker())
         # a new tool changes the path; the rebuilt view has dropped the old line item
         view.robotRebuilt.connect(lambda: self.refresh(rebuild=True))
+        view.destroyed.connect(lambda *_: self.cancel())
         self.refresh()
 
+    @property
+    def busy(self) -> bool:
+        """True while a worker computes the path of a long trajectory."""
+        return self._job is not None
+
+    def cancel(self) -> None:
+        if self._job is not None:
+            self._job[1].set()
+            self._job = None
+
     def refresh(self, rebuild: bool = False) -> None:
-        """Take the session's path, decimate it and set the line's data once."""
+        """Take the session's trajectory and (re)build the line once."""
         if rebuild or self.item is None or self.item not in self.view.items:
             self.item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), color=style.rgba(TRAIL_COLOR, 0.95),
                                           width=self.width, mode="line_strip", antialias=True,
@@ -141,14 +178,54 @@ class TrailLayer:
                                                glOptions="translucent")
             self.marker.setDepthValue(6)
             self.view.addItem(self.marker)
-        path = self.session.trajectory_path
-        if len(path) < 2:
-            self.points = np.zeros((0, 3))
+        self.cancel()
+        traj, robot = self.session.trajectory, self.session.robot
+        q = None if traj is None else getattr(traj, "q", None)
+        if q is None or len(q) < 2:
+            self._show(np.zeros((0, 3)), np.zeros(0))
+        elif len(q) <= TRAIL_SYNC_LIMIT:
+            points, idx = decimate_polyline(self.session.trajectory_path)
+            self._show(points, np.asarray(traj.t, float)[idx])
+        else:
+            self._show(np.zeros((0, 3)), np.zeros(0))  # until the worker is done
+            holder, stop = {}, threading.Event()
+            self._job = (holder, stop, traj)
+            threading.Thread(target=_trail_job, args=(holder, stop, robot, np.asarray(q),
+                                                      traj.t), daemon=True).start()
+            self._poll.start()
+
+    def _collect(self) -> None:
+        job = self._job
+        if job is None:
+            self._poll.stop()
+            return
+        holder, _stop, traj = job
+        if "result" not in holder and "error" not in holder:
+            return
+        self._job = None
+        self._poll.stop()
+        if traj is not self.session.trajectory:
+            return
+        if "result" in holder:
+            self._show(*holder["result"])
+
+    def wait(self, timeout_s: float = 30.0) -> bool:
+        """Block until a worker's path is shown (scripts and tests); True when done."""
+        import time
+
+        end = time.monotonic() + timeout_s
+        while self._job is not None and time.monotonic() < end:
+            time.sleep(0.005)
+            self._collect()
+        return self._job is None
+
+    def _show(self, points: np.ndarray, times: np.ndarray) -> None:
+        self.points, self._times = points, times
+        if len(points) < 2:
             self.item.setVisible(False)
             self.marker.setVisible(False)
         else:
-            self.points, _ = decimate_polyline(path)
-            self.item.setData(pos=self.points)
+            self.item.setData(pos=points)
             self.item.setVisible(True)
             self.marker.setVisible(True)
             self.move_marker()
@@ -158,9 +235,7 @@ class TrailLayer:
 
     def move_marker(self) -> None:
         """The marker to the path at the playhead (O(log k), nothing else is redrawn)."""
-        traj = self.session.trajectory
-        path = self.session.trajectory_path
-        if self.marker is None or traj is None or len(path) < 2:
+        if self.marker is None or len(self.points) < 2:
             return
-        p = point_at(traj.t, path, self.session.time)
+        p = point_at(self._times, self.points, self.session.time)
         self.marker.setData(pos=p[None, :])
