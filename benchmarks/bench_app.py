@@ -1,4 +1,4 @@
-"""Desktop app timings: first-frame time and 3D view frame rate (run under an X server).
+"""Desktop app timings: first frame, 3D view frame rate, long trajectories (X server needed).
 
     xvfb-run -a -s "-screen 0 1920x1080x24" python benchmarks/bench_app.py
 
@@ -133,6 +133,135 @@ def frame_rate(frames: int, readback: bool, samples: int, size=(1280, 800),
     return frames / dt
 
 
+# -- long trajectories (issue 14): cost per frame independent of the trajectory's length --
+def _window(k: int, size=(1600, 1000)):
+    """A full main window (plots included) on the Puma 560 with a ``k``-sample trajectory
+    (none for k = 0), once the analysis and the trail are ready."""
+    import numpy as np
+    from PySide6 import QtCore, QtTest
+
+    from robogui.app.main_window import MainWindow, create_app
+    from robogui.app.settings import Settings
+    from robogui.engine.trajectory import Trajectory
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    app = create_app()
+    robot = load_robot("puma560")
+    session = Session(robot, q=robot.pose("qn"))
+    ini = tempfile.NamedTemporaryFile(suffix=".ini", delete=False).name
+    settings = Settings(QtCore.QSettings(ini, QtCore.QSettings.Format.IniFormat))
+    win = MainWindow(session, settings=settings, restore=False, autosave_path=False)
+    win.resize(*size)
+    win.show()
+    QtTest.QTest.qWaitForWindowExposed(win)
+    win.ensure_plots()
+    if k:
+        t = np.linspace(0.0, k / 1000.0, k)
+        q = robot.pose("qz") + np.outer(np.sin(t), np.ones(6)) * 0.5
+        session.set_trajectory(Trajectory(t, q))
+        session.finish_change()
+        win.teach.trail.wait(120)
+        end = time.monotonic() + 300
+        while session.analysis is None and time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.02)
+    for _ in range(30):
+        app.processEvents()
+        time.sleep(0.01)
+    return app, win, session
+
+
+def _until_swapped(app, view, GL, act) -> float:
+    """Seconds from ``act()`` to the next frame presented and finished."""
+    from PySide6 import QtCore
+
+    loop = QtCore.QEventLoop()
+    out = {}
+
+    def swapped():
+        view.makeCurrent()
+        GL.glFinish()
+        out["t"] = time.perf_counter()
+        loop.quit()
+
+    view.frameSwapped.connect(swapped)
+    QtCore.QTimer.singleShot(30_000, loop.quit)
+    t0 = time.perf_counter()
+    act()
+    loop.exec()
+    view.frameSwapped.disconnect(swapped)
+    return out.get("t", float("nan")) - t0
+
+
+def slider_latency(k: int, moves: int = 30) -> float:
+    """Median seconds from a joint-slider move (a complete change, as a click or a key
+    on the slider gives) to the finished frame, full window, ``k``-sample trajectory."""
+    GL = importlib.import_module("OpenGL.GL")
+    app, win, session = _window(k)
+    slider = win.joint_panel.rows[0].slider
+    times = []
+    for i in range(moves + 5):
+        dt = _until_swapped(app, win.view, GL, lambda v=800 + 17 * i: slider.setValue(v))
+        for _ in range(5):  # the deferred work of the change (plots) before the next move
+            app.processEvents()
+            time.sleep(0.005)
+        if i >= 5:
+            times.append(dt)
+    win.close()
+    return statistics.median(times)
+
+
+def playback_fps(k: int, seconds: float = 4.0) -> float:
+    """Frames presented per second while the timeline plays a ``k``-sample trajectory."""
+    app, win, session = _window(k)
+    frames = []
+    win.view.frameSwapped.connect(lambda: frames.append(time.perf_counter()))
+    session.play()
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+    session.pause()
+    win.close()
+    span = [f for f in frames if f >= frames[0] + 0.5] if frames else []  # after start-up
+    return (len(span) - 1) / (span[-1] - span[0]) if len(span) > 2 else 0.0
+
+
+def csv_load_gap(k: int) -> tuple[float, float]:
+    """Load a ``k``-row CSV (t, q, qd, qdd) through the timeline: (seconds until the
+    trajectory and its trail are shown, longest event-loop gap in s meanwhile)."""
+    import numpy as np
+    from PySide6 import QtCore
+
+    from robogui.engine.trajectory import Trajectory
+
+    app, win, session = _window(0)
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "long.csv"
+        t = np.linspace(0.0, k / 1000.0, k)
+        q = session.robot.pose("qz") + np.outer(np.sin(t), np.ones(6)) * 0.5
+        Trajectory(t, q).with_derivatives().to_csv(path)
+        ticks = []
+        timer = QtCore.QTimer()
+        timer.setInterval(5)
+        timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+        timer.start()
+        t0 = time.perf_counter()
+        win.teach.timeline.load_csv(path)
+        while (session.trajectory is None or win.teach.trail.busy) and \
+                time.perf_counter() - t0 < 300:
+            app.processEvents()
+            time.sleep(0.002)
+        total = time.perf_counter() - t0
+        for _ in range(50):
+            app.processEvents()
+            time.sleep(0.002)
+        timer.stop()
+    win.close()
+    gaps = np.diff([t0] + ticks)
+    return total, float(gaps.max())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="first-frame launches")
@@ -141,9 +270,15 @@ def main() -> None:
                     help="multisample counts to measure (4 is the default view)")
     ap.add_argument("--every-frame", action="store_true",
                     help="also measure MSAA on every frame of a drag (software GL)")
+    ap.add_argument("--skip-long", action="store_true",
+                    help="skip the long-trajectory figures (slider latency, playback, CSV)")
+    ap.add_argument("--only-long", action="store_true",
+                    help="only the long-trajectory figures")
     args = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    ff = first_frame_times(args.runs)
+    if args.only_long:
+        args.runs, args.msaa = 0, []
+    ff = first_frame_times(args.runs) if args.runs else [float("nan")]
     print(f"first frame (process start -> first frame): median {statistics.median(ff):.2f} s, "
           f"min {min(ff):.2f} s over {len(ff)} runs  (target <= 1.5 s)")
     for samples in args.msaa:
@@ -156,6 +291,18 @@ def main() -> None:
         if args.every_frame and samples:
             fps_all = frame_rate(args.frames, readback=False, samples=samples, every_frame=True)
             print(f"  MSAA {samples} on every frame of the drag too: {fps_all:.0f} fps on screen")
+    if not args.skip_long:
+        base = slider_latency(0)
+        long = slider_latency(300_000)
+        print(f"joint slider -> finished frame, 1600x1000 window with plots: "
+              f"{1000 * base:.0f} ms without a trajectory, {1000 * long:.0f} ms with 300,000 "
+              f"samples: {long / base:.2f}x  (target <= 1.5x)")
+        for k in (1_000, 1_000_000):
+            print(f"playback of {k:,} samples, 1600x1000 window with plots: "
+                  f"{playback_fps(k):.0f} fps  (target >= 30 fps for 1,000,000)")
+        total, gap = csv_load_gap(1_000_000)
+        print(f"1,000,000-row CSV (t, q, qd, qdd) loaded off the GUI thread: shown after "
+              f"{total:.1f} s, longest event-loop gap {1000 * gap:.0f} ms  (target <= 100 ms)")
     print(f"GL renderer: {_renderer()}")
 
 

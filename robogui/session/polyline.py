@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["decimate_polyline", "MAX_TRAIL_POINTS", "point_at", "tool_path"]
+__all__ = ["decimate_polyline", "screen_segments", "MAX_TRAIL_POINTS", "point_at", "tool_path"]
 
 #: at most this many vertices in a drawn path (a few per pixel of a large window)
-MAX_TRAIL_POINTS = 8000
+MAX_TRAIL_POINTS = 3000
 
 
 def decimate_polyline(points: np.ndarray, tol: float | None = None,
@@ -22,7 +22,7 @@ def decimate_polyline(points: np.ndarray, tol: float | None = None,
     """Vertices of ``points`` (k, d) at least ``tol`` apart along the path (first and
     last always kept), at most ``max_points`` (``tol`` grows to fit).
 
-    ``tol`` defaults to the path's bounding-box diagonal / 2000 (well under a pixel when
+    ``tol`` defaults to the path's bounding-box diagonal / 1000 (about a pixel when
     the whole path is in view). Returns the kept points (m, d) and their indices (m,).
     One pass of numpy over the k points, no Python loop.
     """
@@ -38,7 +38,7 @@ def decimate_polyline(points: np.ndarray, tol: float | None = None,
     s = np.concatenate([[0.0], np.cumsum(seg)])  # arc length at each vertex
     length = s[-1]
     if tol is None:
-        tol = float(np.linalg.norm(p.max(axis=0) - p.min(axis=0))) / 2000.0
+        tol = float(np.linalg.norm(p.max(axis=0) - p.min(axis=0))) / 1000.0
     tol = max(float(tol), length / (max_points - 2), np.finfo(float).tiny)
     if length <= 0.0:
         idx = np.array([0, k - 1])
@@ -50,6 +50,50 @@ def decimate_polyline(points: np.ndarray, tol: float | None = None,
         keep[-1] = True
         idx = np.flatnonzero(keep)
     return p[idx], idx
+
+
+def screen_segments(points: np.ndarray, tol: float | None = None,
+                    max_segments: int = MAX_TRAIL_POINTS) -> np.ndarray:
+    """The path ``points`` (k, 3) as line segments (2m, 3) for ``GL_LINES``: a vertex
+    where the path enters another ``tol``-sized cube, and each segment drawn once even
+    when the path passes over it again and again (segments are compared by the cells of
+    their ends), at most ``max_segments`` (``tol`` grows).
+
+    A trajectory that repeats one cycle 300 times draws the cycle once, as finely as a
+    single pass; the first segment starts at the path's first point.
+    """
+    p = np.asarray(points, dtype=float)
+    if p.ndim != 2 or p.shape[1] != 3:
+        raise ValueError(f"points must have shape (k, 3), got {p.shape}")
+    if len(p) < 2:
+        return np.zeros((0, 3))
+    if tol is None:
+        tol = float(np.linalg.norm(p.max(axis=0) - p.min(axis=0))) / 1000.0
+    tol = max(float(tol), 1e-12)
+    for _ in range(8):
+        # a vertex where the path enters another tol-sized cell: every pass over the
+        # same stretch crosses the same cells, so its segments compare equal below
+        all_cells = np.floor(p / tol).astype(np.int64)
+        change = np.ones(len(p), dtype=bool)
+        change[1:] = np.any(all_cells[1:] != all_cells[:-1], axis=1)
+        change[-1] = True
+        kept, cells = p[change], all_cells[change]
+        a, b = cells[:-1], cells[1:]
+        # a segment and its reverse are the same line: order each pair of cells
+        swap = np.any(a != b, axis=1) & (
+            (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (
+                (a[:, 1] > b[:, 1]) | ((a[:, 1] == b[:, 1]) & (a[:, 2] > b[:, 2])))))
+        lo, hi = np.where(swap[:, None], b, a), np.where(swap[:, None], a, b)
+        _, first = np.unique(np.concatenate([lo, hi], axis=1), axis=0, return_index=True)
+        first.sort()
+        if len(first) <= max_segments:
+            seg = np.empty((2 * len(first), 3))
+            seg[0::2], seg[1::2] = kept[first], kept[first + 1]
+            return seg
+        tol *= np.sqrt(len(first) / max_segments) * 1.05
+    seg = np.empty((2 * len(first), 3))
+    seg[0::2], seg[1::2] = kept[first], kept[first + 1]
+    return seg
 
 
 def point_at(t: np.ndarray, points: np.ndarray, time: float) -> np.ndarray:

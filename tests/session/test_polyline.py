@@ -70,3 +70,21 @@ def test_session_q_at_matches_numpy_interp():
     want = np.stack([np.interp(ts, t, q[:, j]) for j in range(6)], axis=-1)
     np.testing.assert_allclose(s.q_at(ts), want, atol=1e-12)
     np.testing.assert_allclose(s.q_at(float(ts[5])), want[5], atol=1e-12)
+
+
+def test_screen_segments_draw_a_repeated_cycle_once_as_finely_as_one_pass():
+    from robogui.session.polyline import screen_segments
+
+    s = np.linspace(0, 2 * np.pi, 20_001)
+    one = np.column_stack([np.cos(s), np.sin(s), np.zeros_like(s)])
+    many = np.concatenate([one] * 50)  # 50 passes over the same circle, 1,000,050 points
+    seg1 = screen_segments(one, tol=0.005)
+    seg50 = screen_segments(many, tol=0.005)
+    assert len(seg50) <= 1.1 * len(seg1)
+    ends = seg50.reshape(-1, 2, 3)
+    # every segment is a short chord of the circle (no jumps across it)
+    assert np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).max() < 0.02
+    np.testing.assert_allclose(seg50[0], many[0])
+    # and the circle is covered: every point of it is near a drawn vertex
+    d = np.linalg.norm(one[::50, None, :] - seg50[None, ::1, :], axis=2).min(axis=1)
+    assert d.max() < 0.01

@@ -21,7 +21,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtCore
 
-from robogui.session.polyline import decimate_polyline, point_at, tool_path
+from robogui.session.polyline import point_at, screen_segments, tool_path
 
 from .. import style
 from ..bindings import Subscriptions
@@ -111,7 +111,7 @@ class GhostLayer:
 
 
 #: trajectories up to this many samples get their trail on the GUI thread (a few ms)
-TRAIL_SYNC_LIMIT = 20_000
+TRAIL_SYNC_LIMIT = 5_000
 
 
 def _trail_job(holder: dict, stop: threading.Event, robot, q, t) -> None:
@@ -120,8 +120,7 @@ def _trail_job(holder: dict, stop: threading.Event, robot, q, t) -> None:
         path = tool_path(robot, q, cancel=stop.is_set)
         if path is None:
             return
-        points, idx = decimate_polyline(path)
-        holder["result"] = (points, np.asarray(t, float)[idx])
+        holder["result"] = (screen_segments(path), path)
     except Exception as exc:  # noqa: BLE001 - reported by the GUI side
         holder["error"] = f"{type(exc).__name__}: {exc}"
 
@@ -140,8 +139,8 @@ class TrailLayer:
         self.view, self.session, self.width = view, session, width
         self.item: gl.GLLinePlotItem | None = None
         self.marker: gl.GLScatterPlotItem | None = None
-        self.points = np.zeros((0, 3))
-        self._times = np.zeros(0)  # time of each kept point
+        self.points = np.zeros((0, 3))  # segment ends (2m, 3) drawn as GL_LINES
+        self._path = np.zeros((0, 3))  # the full path (k, 3), for the marker
         self._job: tuple[dict, threading.Event, object] | None = None
         self._poll = QtCore.QTimer(view)
         self._poll.setInterval(30)
@@ -169,7 +168,7 @@ class TrailLayer:
         """Take the session's trajectory and (re)build the line once."""
         if rebuild or self.item is None or self.item not in self.view.items:
             self.item = gl.GLLinePlotItem(pos=np.zeros((2, 3)), color=style.rgba(TRAIL_COLOR, 0.95),
-                                          width=self.width, mode="line_strip", antialias=True,
+                                          width=self.width, mode="lines", antialias=True,
                                           glOptions="translucent")
             self.item.setDepthValue(5)
             self.view.addItem(self.item)
@@ -182,12 +181,12 @@ class TrailLayer:
         traj, robot = self.session.trajectory, self.session.robot
         q = None if traj is None else getattr(traj, "q", None)
         if q is None or len(q) < 2:
-            self._show(np.zeros((0, 3)), np.zeros(0))
+            self._show(np.zeros((0, 3)), np.zeros((0, 3)))
         elif len(q) <= TRAIL_SYNC_LIMIT:
-            points, idx = decimate_polyline(self.session.trajectory_path)
-            self._show(points, np.asarray(traj.t, float)[idx])
+            path = self.session.trajectory_path
+            self._show(screen_segments(path), path)
         else:
-            self._show(np.zeros((0, 3)), np.zeros(0))  # until the worker is done
+            self._show(np.zeros((0, 3)), np.zeros((0, 3)))  # until the worker is done
             holder, stop = {}, threading.Event()
             self._job = (holder, stop, traj)
             threading.Thread(target=_trail_job, args=(holder, stop, robot, np.asarray(q),
@@ -219,8 +218,8 @@ class TrailLayer:
             self._collect()
         return self._job is None
 
-    def _show(self, points: np.ndarray, times: np.ndarray) -> None:
-        self.points, self._times = points, times
+    def _show(self, points: np.ndarray, path: np.ndarray) -> None:
+        self.points, self._path = points, path
         if len(points) < 2:
             self.item.setVisible(False)
             self.marker.setVisible(False)
@@ -235,7 +234,9 @@ class TrailLayer:
 
     def move_marker(self) -> None:
         """The marker to the path at the playhead (O(log k), nothing else is redrawn)."""
-        if self.marker is None or len(self.points) < 2:
+        traj = self.session.trajectory
+        if self.marker is None or traj is None or len(self._path) != len(traj.t) \
+                or len(self.points) < 2:
             return
-        p = point_at(self._times, self.points, self.session.time)
+        p = point_at(traj.t, self._path, self.session.time)
         self.marker.setData(pos=p[None, :])

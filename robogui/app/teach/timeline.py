@@ -24,6 +24,7 @@ from robogui.session.playback import SPEED_PRESETS
 
 from ..bindings import Subscriptions
 from ..numeric_field import NumberField
+from .csv_loader import BACKGROUND_BYTES, BackgroundCsvLoad, ProgressRow
 from .export import (
     ImageSequenceExporter,
     demo_trajectory,
@@ -165,6 +166,10 @@ class Timeline(QtWidgets.QWidget):
         self.info_label.setStyleSheet("color: #9fb0c3;")
         row.addWidget(self.info_label, 1)
 
+        self.csv_load: BackgroundCsvLoad | None = None
+        self.progress_row = ProgressRow()
+        outer.addWidget(self.progress_row)
+
         self.shortcuts: list[QtGui.QShortcut] = []
         self.install_keys(self)
         self._subs = Subscriptions(self)
@@ -243,18 +248,53 @@ class Timeline(QtWidgets.QWidget):
         self._show_time()
 
     # -- trajectory files ------------------------------------------------------------------------
-    def load_csv(self, path) -> bool:
-        """Load a CSV trajectory; on error report it and keep the current trajectory."""
+    def load_csv(self, path, background: bool | None = None) -> bool:
+        """Load a CSV trajectory; on error report it and keep the current trajectory.
+
+        Files over :data:`~.csv_loader.BACKGROUND_BYTES` (or ``background=True``) are read
+        in a child process with progress and Cancel: this returns True at once and the
+        trajectory arrives later (:attr:`csv_load`). A new load cancels a running one.
+        """
+        if self.csv_load is not None:
+            self.csv_load.cancel()
+            self.csv_load = None
+        if background is None:
+            try:
+                background = Path(path).stat().st_size > BACKGROUND_BYTES
+            except OSError:
+                background = False  # the synchronous path reports the error
+        if background:
+            self.csv_load = BackgroundCsvLoad(
+                path, self.session.robot.n, self.progress_row,
+                on_done=self._loaded_in_background, on_error=self._load_failed, parent=self)
+            return True
         try:
             traj = load_trajectory_csv(path, self.session.robot)
         except (OSError, ValueError) as exc:
-            self.error_presenter("Cannot load the trajectory", str(exc))
-            self.info_label.setText("load failed: the previous trajectory is kept")
+            self._load_failed(str(exc))
             return False
-        self.session.pause()
-        self.session.set_trajectory(traj)
-        self.session.finish_change()
+        self._take(traj)
         return True
+
+    def _load_failed(self, message: str) -> None:
+        self.error_presenter("Cannot load the trajectory", message)
+        self.info_label.setText("load failed: the previous trajectory is kept")
+
+    def _loaded_in_background(self, traj) -> None:
+        if traj.q is None or traj.q.shape[1] != self.session.robot.n:
+            self._load_failed(f"{self.csv_load.path}: the file is for another number of "
+                              f"joints than {self.session.robot.name}'s {self.session.robot.n}")
+            return
+        self._take(traj)
+
+    def _take(self, traj) -> None:
+        self.session.pause()
+        try:
+            self.session.set_trajectory(traj)
+        except ValueError as exc:
+            self._load_failed(str(exc))
+            return
+        self.session.finish_change()
 
     def generate_demo(self, pose_a: str | None = None, pose_b: str | None = None,
                       duration: float = 3.0) -> bool:
