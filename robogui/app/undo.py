@@ -284,7 +284,10 @@ class UndoManager(QtCore.QObject):
         self._base_program = self.saved_program
         self._connections = [(session.events.robot, self._on_robot),
                              (session.events.tool, self._on_tool),
-                             (session.events.changed, self._on_changed)]
+                             (session.events.changed, self._on_changed),
+                            # not steps, but what a robot step must give back
+                            (session.events.trajectory, self._on_trajectory),
+                            (session.events.time, self._on_trajectory)]
         if teach_state is not None:
             self._connections += [(teach_state.events.program, self._on_program),
                                   (teach_state.events.file, self._on_file)]
@@ -400,6 +403,13 @@ class UndoManager(QtCore.QObject):
         self._base, self._base_tool = new, np.array(self.session.tool)
         if self._recording() and old.robot is not robot:
             self._record(RobotCommand(self, f"Robot {robot.name}", old, new))
+
+    def _on_trajectory(self, _value) -> None:
+        # a trajectory or the playhead moved the robot: the new start for the next step
+        s = self.session
+        if self._base.robot is s.robot:
+            self._base = replace(self._base, trajectory=s.trajectory, time=s.time,
+                                 q=np.array(s.q))
 
     def _on_tool(self, T) -> None:
         old, self._base_tool = self._base_tool, np.array(T)
