@@ -9,6 +9,8 @@ Left/Up/PageUp (previous), Home and End. The numbers come from
 
 from __future__ import annotations
 
+import math
+
 from PySide6 import QtCore, QtWidgets
 
 from robogui.session.chain import ChainStep, chain_step, matrix_text
@@ -21,7 +23,7 @@ __all__ = ["ChainPanel"]
 Key = QtCore.Qt.Key
 
 
-def _matrix_html(rows: list[list[str]], highlight_col: int | None = None) -> str:
+def _matrix_html(rows: list[list[str]]) -> str:
     cells = "".join(
         "<tr>" + "".join(f"<td align='right'>&nbsp;{v}&nbsp;</td>" for v in row) + "</tr>"
         for row in rows)
@@ -109,10 +111,10 @@ class ChainPanel(QtWidgets.QWidget):
             return
         s = self.step = chain_step(self.session.robot, self.session.q, self.i)
         i = self.i
-        value = (f"{s.q_value * 57.29577951308232:.2f}\u00b0" if s.joint == "R"
+        value = (f"{math.degrees(s.q_value):.2f}\u00b0" if s.joint == "R"
                  else f"{s.q_value:.4f} m")
-        self.title.setText(f"<b>Step {i} of {n}</b>: link {i} ({'revolute' if s.joint == 'R' else 'prismatic'}), "
-                           f"q{i} = {value}")
+        kind = "revolute" if s.joint == "R" else "prismatic"
+        self.title.setText(f"<b>Step {i} of {n}</b>: link {i} ({kind}), q{i} = {value}")
         self.numeric_title.setText(f"A({i}) at q{i} = {value}")
         self.numeric.setText(_matrix_html(matrix_text(s.A)))
         self.symbolic_title.setText(f"A({i}) as a function of q{i} (JFKengine)")

@@ -139,7 +139,7 @@ class DHFramesOverlay:
         self.marks = ([m for m in dh_annotations(s.robot, s.q, s.frames,
                                                  radius=0.6 * self._length(),
                                                  angle_unit=s.display.angle_unit)
-                       if m.link in links] if links else [])
+                       if m.link in links and self._worth_showing(m)] if links else [])
         if self.marks:
             pos, col = [], []
             for m in self.marks:
@@ -158,6 +158,12 @@ class DHFramesOverlay:
                 self.extra_item.setTransform(QtGui.QMatrix4x4(*self.extra.ravel().tolist()))
             self.extra_item.setVisible(self.extra is not None)
         self.view.update()
+
+    def _worth_showing(self, mark) -> bool:
+        """All links: a zero parameter is left out, as in the textbook figure (except for
+        the highlighted link); one link: all four are drawn."""
+        return (self.mode == "one" or mark.link == self.highlighted
+                or abs(mark.value) > 1e-9)
 
     # -- labels ------------------------------------------------------------------------------
     def labels(self) -> list[tuple[np.ndarray, str, str]]:
@@ -192,13 +198,19 @@ class DHFramesOverlay:
         font.setBold(True)
         painter.setFont(font)
         fm = painter.fontMetrics()
+        placed: list[QtCore.QRectF] = []
         for (_p, text, color), (x, y) in zip(labels, xy, strict=True):
-            pt = QtCore.QPointF(x + 6, y - 6)
+            rect = QtCore.QRectF(x + 6, y - 6 - fm.ascent(), fm.horizontalAdvance(text),
+                                 fm.height())
+            # frames of a spherical wrist share a point: stack their labels, never overlap
+            while any(rect.intersects(r) for r in placed):
+                rect.translate(0, fm.height())
+            placed.append(rect)
+            pt = QtCore.QPointF(rect.left(), rect.top() + fm.ascent())
             painter.setPen(QtGui.QColor(0, 0, 0, 170))
             painter.drawText(pt + QtCore.QPointF(1, 1), text)
             painter.setPen(QtGui.QColor(color))
             painter.drawText(pt, text)
-        del fm
 
     def close(self) -> None:
         self._subs.clear()

@@ -79,8 +79,9 @@ class SingularityPanel(QtWidgets.QWidget):
         self.values.setText("singular values of J: " + "  ".join(f"{v:.3g}" for v in s))
         if e.near:
             lines = [f"<b>{e.kind_text[0].upper()}{e.kind_text[1:]}</b>"]
-            lines += [f"<span style='color:{TRANSLATE_COLOR if d.motion == 'translate' else ROTATE_COLOR}'>"
-                      f"\u2194 {d.text}</span>" for d in e.lost]
+            for d in e.lost:
+                color = TRANSLATE_COLOR if d.motion == "translate" else ROTATE_COLOR
+                lines.append(f"<span style='color:{color}'>\u2194 {d.text}</span>")
         else:
             lines = ["Not near a singularity: the tool can move in every direction it "
                      "controls."]

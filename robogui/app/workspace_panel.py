@@ -87,6 +87,7 @@ class WorkspacePanel(QtWidgets.QWidget):
         self.plane.setVisible(False)
         view.robotRebuilt.connect(self._readd)
         self._readd()
+        view.add_fit_points(self._fit_points)  # "Fit to robot" keeps the cloud in view
 
         self.count = QtWidgets.QSpinBox()
         self.count.setRange(1000, 2_000_000)
@@ -173,13 +174,15 @@ class WorkspacePanel(QtWidgets.QWidget):
         else:
             self.workspace = ws
             lo, hi = ws.bounds
-            self.info.setText(
-                f"{len(ws):,} tool positions of {ws.robot_name}; box "
-                f"x {lo[0]:.2f}..{hi[0]:.2f}, y {lo[1]:.2f}..{hi[1]:.2f}, "
-                f"z {lo[2]:.2f}..{hi[2]:.2f} m; colour: manipulability "
-                f"(max {ws.manipulability.max():.3g})")
+            self.info.setText(f"{len(ws):,} tool positions; colour: manipulability "
+                              f"0..{ws.manipulability.max():.3g}")
+            self.info.setToolTip(
+                f"{ws.robot_name}: box x {lo[0]:.2f}..{hi[0]:.2f}, y {lo[1]:.2f}..{hi[1]:.2f}, "
+                f"z {lo[2]:.2f}..{hi[2]:.2f} m; dark blue low, yellow high manipulability")
             self._colors = manipulability_colors(ws.manipulability)
             self._update_cloud()
+            if self.view.auto_fit:
+                self.view.fit_to_robot()
         self._set_exports()
         self.finished.emit(ws)
 
@@ -188,6 +191,14 @@ class WorkspacePanel(QtWidgets.QWidget):
         for item in (self.cloud, self.plane):
             if item not in self.view.items:
                 self.view.addItem(item)
+
+    def _fit_points(self) -> np.ndarray:
+        """The corners of the shown cloud's box (for fitting the camera)."""
+        ws = self.workspace
+        if ws is None or not self.cloud.visible() or ws.robot_name != self.session.robot.name:
+            return np.zeros((0, 3))
+        lo, hi = ws.bounds
+        return np.array([lo, hi])
 
     def section(self) -> tuple[int, float, float]:
         """(axis, offset m, thickness m) of the section plane from the widgets."""
