@@ -66,6 +66,13 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _mag(text: str) -> float:
+    v = _positive_float(text)
+    if not 0.1 <= v <= 10:
+        raise argparse.ArgumentTypeError(f"must lie between 0.1 and 10, got {text!r}")
+    return v
+
+
 def _positive_float(text: str) -> float:
     try:
         v = float(text)
@@ -125,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--noa", action="store_true", help="label the tool axes N, O, A")
     r.add_argument("--no-shadow", action="store_true")
     r.add_argument("--frames", action="store_true", help="draw every link frame")
+    r.add_argument("--mag", type=_mag, default=1.0, metavar="FACTOR",
+                   help="annotation size (joints, axes, labels) times FACTOR, as r6's plot "
+                        "'mag' (default 1; 0.1 to 10)")
     r.add_argument("--trajectory", metavar="CSV", help="render this trajectory as a video")
     r.add_argument("--program", metavar="PROG",
                    help="render this teach program's compiled trajectory as a video")
@@ -194,7 +204,7 @@ def _render(args) -> int:
             raise SystemExit(f"robogui: {exc}") from None
     display = DisplayOptions(projection=args.projection, show_shadow=not args.no_shadow,
                              wrist_labels="noa" if args.noa else "xyz",
-                             show_link_frames=args.frames)
+                             show_link_frames=args.frames, mag=args.mag)
     try:
         headless = configure_headless_gl()  # before Qt: no display -> EGL without a window
     except RuntimeError as exc:

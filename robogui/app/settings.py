@@ -13,7 +13,8 @@ __all__ = ["Settings", "MAX_RECENT", "PERSISTED_DISPLAY"]
 MAX_RECENT = 8
 #: display options remembered between runs (the rest start at their defaults)
 PERSISTED_DISPLAY = ("angle_unit", "length_unit", "orientation", "wrist_labels", "projection",
-                     "show_floor", "show_shadow", "show_base", "show_link_frames", "show_name")
+                     "show_floor", "show_shadow", "show_base", "show_link_frames", "show_name",
+                     "mag")
 
 
 class Settings:
@@ -62,8 +63,14 @@ class Settings:
             raw = self.q.value(f"display/{name}")
             if raw is None:
                 continue
-            if isinstance(display.field(name).default, bool):
+            default = display.field(name).default
+            if isinstance(default, bool):
                 raw = raw if isinstance(raw, bool) else str(raw).lower() in ("true", "1")
+            elif isinstance(default, float):  # some QSettings backends give strings back
+                try:
+                    raw = float(raw)
+                except (TypeError, ValueError):
+                    continue
             try:
                 display.field(name).check(raw)
             except (ValueError, TypeError):
