@@ -9,6 +9,8 @@ updated when a change is complete (slider released) and on every frame of playba
 
 from __future__ import annotations
 
+import re
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session import readout
@@ -81,8 +83,10 @@ class PosePanel(QtWidgets.QWidget):
         self.config_label.setToolTip("r6 ikine560 configuration: left/right, elbow up/down, "
                                      "wrist no-flip/flip (Puma-like arms)")
         self.manip_label = value_label()
-        self.manip_label.setToolTip("Yoshikawa manipulability sqrt(det(J J^T)); 0 at a "
-                                    "singularity. Updated when a change is complete.")
+        self._manip_tip = ("Yoshikawa manipulability sqrt(det(J J^T)); 0 at a "
+                           "singularity. Updated when a change is complete.")
+        self.manip_label.setToolTip(self._manip_tip)
+        self.manip_label.setWordWrap(True)
         arm_grid.addWidget(QtWidgets.QLabel("configuration"), 0, 0)
         arm_grid.addWidget(self.config_label, 0, 1)
         arm_grid.addWidget(QtWidgets.QLabel("manipulability"), 1, 0)
@@ -145,7 +149,16 @@ class PosePanel(QtWidgets.QWidget):
     def update_heavy(self) -> None:
         """Manipulability: once per completed change."""
         m = self.session.manipulability
-        self.manip_label.setText(f"{m:.5f}" + ("  (singular)" if m < 1e-9 else ""))
+        text, tip = f"{m:.5f}", self._manip_tip
+        if m < 1e-9:  # say which singularity, in words (issue 14: not just "singular")
+            sing = self.session.singularity
+            why = re.search(r"\(([^)]*)\)", sing.kind_text or "")
+            kind = f"{sing.kind} singularity" if sing.kind not in (None, "general") \
+                else "singular"
+            text += f"  ({kind}{': ' + why.group(1) if why else ''})"
+            tip = f"{sing.summary}\n\n{self._manip_tip}"
+        self.manip_label.setText(text)
+        self.manip_label.setToolTip(tip)
 
     def text(self) -> str:
         """The readout as plain text (what the copy button puts on the clipboard)."""
