@@ -26,7 +26,9 @@ from .joint_panel import JointPanel
 from .main_thread_gc import install_main_thread_gc
 from .mag_control import MagControl
 from .menu_extras import install_symbolic_and_legacy_actions
+from .docking import placeholder_dock
 from .plots import install_plot_docks
+from .plots.docks import PLOT_DOCK_TITLES
 from .pose_panel import PosePanel
 from .settings import Settings
 from .teaching import install_teaching
@@ -118,9 +120,16 @@ class MainWindow(QtWidgets.QMainWindow):
                                 self, get_origin=lambda: (self.library_name, self.robot_path),
                                 set_origin=self._restore_origin)
         self.destroyed.connect(lambda *_, u=self.undo: u.close())
-        # run_app builds the plot docks just after the first frame: a third of a second
+        # the plot docks exist from the start (placed, shown or hidden by the saved layout);
+        # run_app builds their panels just after the first frame: a third of a second
         # the window need not wait for
         self.plot_docks = None
+        bottom = QtCore.Qt.DockWidgetArea.BottomDockWidgetArea
+        self.plot_placeholders = [placeholder_dock(self, title, bottom)
+                                  for title in PLOT_DOCK_TITLES]
+        for dock in self.plot_placeholders[1:]:
+            self.tabifyDockWidget(self.plot_placeholders[0], dock)
+        self.plot_placeholders[0].raise_()
         self._restore_layout = restore
         # after the view has attached: its rebuild on a robot change runs first
         self.ellipsoid = EllipsoidOverlay(self.view, session, kind=session.display.ellipsoid)
@@ -447,13 +456,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def ensure_plots(self):
         """Build the plot docks once (torques, manipulability, joint state); returns them."""
         if self.plot_docks is None:
+            # fills the placeholder docks where the layout put them, visible or not
             self.plot_docks = install_plot_docks(self, self.session)
-            for dock in self.plot_docks.docks.values():
-                if self._restore_layout and self.isVisible():
-                    self.restoreDockWidget(dock)  # where the saved layout had it
-                    # restoreDockWidget places a dock built after the layout but leaves it
-                    # hidden: show it as it was when the window closed
-                    dock.setVisible(self.settings.dock_visible(dock))
             for act in self.plot_docks.view_actions():
                 self.view_menu.addAction(act)
             if self.dh_dock.isHidden():
@@ -475,7 +479,6 @@ class MainWindow(QtWidgets.QMainWindow):
             self.teach.close()
         self.teaching.close()
         if self.plot_docks is not None:
-            self.settings.save_dock_visibility(self.plot_docks.docks.values())
             self.plot_docks.close()
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)

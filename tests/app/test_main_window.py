@@ -184,6 +184,38 @@ def test_plot_docks_show_on_first_start_and_keep_their_visibility(qtbot, setting
         win.close()
 
 
+def test_plot_docks_exist_from_the_first_frame_and_a_quick_close_keeps_them(qtbot, settings):
+    """First start under load: the window closes before the plot panels were built. The
+    plot docks existed from the start, so the saved layout has them, shown."""
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    def make():
+        win = MainWindow(Session(load_robot("puma560")), settings=settings, restore=True,
+                         defer_plots=True)
+        qtbot.addWidget(win)
+        return win
+
+    win = make()
+    names = {d.objectName() for d in win.findChildren(QtWidgets.QDockWidget)}
+    assert {"dock_torques", "dock_manipulability", "dock_joint_state"} <= names
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.plot_docks is None  # the panels come after the first frame
+    torques = win.findChild(QtWidgets.QDockWidget, "dock_torques")
+    assert torques.isVisible()
+    win.close()  # before the panels were built
+    win = make()
+    win.show()
+    qtbot.waitExposed(win)
+    docks = win.ensure_plots().docks
+    qtbot.wait(20)
+    assert docks["torques"].isVisible() and docks["joint_state"].isVisible()
+    assert docks["torques"] is win.findChild(QtWidgets.QDockWidget, "dock_torques")
+    assert not isinstance(docks["torques"].widget(), QtWidgets.QLabel)  # the real panel
+    win.close()
+
+
 def test_screenshot_of_the_window(window, tmp_path):
     path = window.save_screenshot(tmp_path / "shot.png")
     img = QtGui.QImage(str(path))

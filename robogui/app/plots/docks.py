@@ -17,7 +17,11 @@ from .manipulability_panel import ManipulabilityPanel
 from .torque_panel import TorquePanel
 from .worker import AnalysisRunner
 
-__all__ = ["PlotDocks", "install_plot_docks"]
+__all__ = ["PlotDocks", "install_plot_docks", "PLOT_DOCK_TITLES"]
+
+#: the plot docks' titles (their object names follow): a window may create them as
+#: placeholders before the panels exist (see MainWindow), and they are filled here
+PLOT_DOCK_TITLES = ("Torques", "Manipulability", "Joint state")
 
 
 @dataclass
@@ -69,11 +73,11 @@ def install_plot_docks(window: QtWidgets.QMainWindow, session, *,
     manip = ManipulabilityPanel(session, runner)
     state = JointStatePanel(session, runner)
     docks = {
-        "torques": dock_panel(window, torque, "Torques", area),
-        "manipulability": dock_panel(window, manip, "Manipulability", area),
-        "joint_state": dock_panel(window, state, "Joint state", area),
+        "torques": dock_panel(window, torque, PLOT_DOCK_TITLES[0], area),
+        "manipulability": dock_panel(window, manip, PLOT_DOCK_TITLES[1], area),
+        "joint_state": dock_panel(window, state, PLOT_DOCK_TITLES[2], area),
     }
-    if tabbed:
+    if tabbed and not any(d.property("roboguiPlaceholderFilled") for d in docks.values()):
         first, *rest = docks.values()
         for d in rest:
             window.tabifyDockWidget(first, d)
