@@ -24,6 +24,7 @@ from .dh_table import DHTable
 from .ellipsoid_item import EllipsoidOverlay
 from .joint_panel import JointPanel
 from .main_thread_gc import install_main_thread_gc
+from .compare_layer import install_compare
 from .mag_control import MagControl
 from .menu_extras import install_symbolic_and_legacy_actions
 from .docking import placeholder_dock
@@ -275,6 +276,7 @@ class MainWindow(QtWidgets.QMainWindow):
         show.addSeparator()
         show.addAction(self.act_noa)
         self.mag_control = MagControl(self, self.session, m)  # r6 'mag' (seeds)
+        self.compare = install_compare(self, m)  # several robots in one view (seeds)
         ell = m.addMenu("&Ellipsoid at the end effector")
         for act in self.ellipsoid_actions.values():
             ell.addAction(act)
