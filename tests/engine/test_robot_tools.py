@@ -93,3 +93,37 @@ def test_link_accepts_rtb_python_forms():
     np.testing.assert_allclose(robot.rne(Q, Q, Q), R.rne(Q, Q, Q), rtol=1e-9)
     with pytest.raises(ValueError, match="Tc"):
         Link(Tc=[1, 2, 3])
+
+
+def test_rtb_model_code_ports_without_edits():
+    from spatialmath import SE3
+
+    from robogui.engine.rtb_compat import DHRobot, PrismaticDH, RevoluteDH, RevoluteMDH
+
+    # the body of an RTB model file, as written for roboticstoolbox-python
+    L = [RevoluteDH(d=0.5, a=0, alpha=np.pi / 2, I=[0, 0.35, 0, 0, 0, 0], r=[0, 0, 0], m=0,
+                    Jm=200e-6, G=-62.6111, B=1.48e-3, Tc=[0.395, -0.435],
+                    qlim=[-2.8, 2.8]),
+         RevoluteDH(a=0.4318, I=[0.13, 0.524, 0.539, 0, 0, 0], r=[-0.3638, 0.006, 0.2275],
+                    m=17.4, Jm=200e-6, G=107.815, B=0.817e-3, Tc=0.126, qlim=[-0.8, 3.9]),
+         PrismaticDH(theta=0.1, a=0.05, alpha=0, m=2.0, r=[0, 0, -0.1], I=[0.01, 0.01, 0.02],
+                     qlim=[0, 0.5])]
+    ours = DHRobot(L, name="ported", manufacturer="x", base=SE3(0.1, 0, 0.2),
+                   tool=SE3.Rx(0.3), keywords=("dynamics",), symbolic=False)
+    import roboticstoolbox as rtb
+
+    R = rtb.DHRobot([
+        rtb.RevoluteDH(d=0.5, a=0, alpha=np.pi / 2, I=[0, 0.35, 0, 0, 0, 0], r=[0, 0, 0], m=0,
+                       Jm=200e-6, G=-62.6111, B=1.48e-3, Tc=[0.395, -0.435],
+                       qlim=[-2.8, 2.8]),
+        rtb.RevoluteDH(a=0.4318, I=[0.13, 0.524, 0.539, 0, 0, 0], r=[-0.3638, 0.006, 0.2275],
+                       m=17.4, Jm=200e-6, G=107.815, B=0.817e-3, Tc=0.126, qlim=[-0.8, 3.9]),
+        rtb.PrismaticDH(theta=0.1, a=0.05, alpha=0, m=2.0, r=[0, 0, -0.1],
+                        I=[0.01, 0.01, 0.02], qlim=[0, 0.5])],
+        name="ported", base=SE3(0.1, 0, 0.2), tool=SE3.Rx(0.3))
+    q, qd, qdd = np.array([0.3, 0.5, 0.2]), np.array([0.1, -0.2, 0.3]), np.array([1, 2, 3.0])
+    np.testing.assert_allclose(ours.fkine(q), R.fkine(q).A, atol=1e-12)
+    np.testing.assert_allclose(ours.rne(q, qd, qdd), R.rne(q, qd, qdd), rtol=1e-9)
+    assert RevoluteMDH(a=1).mdh
+    with pytest.raises(ValueError, match="unknown keyword"):
+        DHRobot(L, colour="red")
