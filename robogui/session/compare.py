@@ -88,8 +88,9 @@ class Comparison(EventEmitter):
                   q=None, gap: float | None = None) -> Companion:
         """Another robot in the view. ``placement``: "beside" (its base moved along the
         world y axis by ``gap``, default the two arms' reach: they do not collide) or
-        "over" (where its file puts it, on the same world origin as the session's robot). ``follow``: move with the session's q
-        when the joint counts match; otherwise ``q`` (default its ready pose qr or qz)."""
+        "over" (where its file puts it, on the same world origin as the session's robot).
+        ``follow``: move with the session's q when the joint counts match; otherwise ``q``
+        (default its ready pose qr or qz)."""
         if not isinstance(robot, Robot):
             raise ValueError(f"robot must be a Robot, got {type(robot).__name__}")
         if placement not in PLACEMENTS:

@@ -22,7 +22,8 @@ QD = np.array([0.2, 0.1, -0.3, 0.4, 0.5, -0.1])
 
 
 def test_jacobian_of_intermediate_links_by_differences():
-    puma = load_robot("puma560").with_tool([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.1], [0, 0, 0, 1]])
+    puma = load_robot("puma560").with_tool([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.1],
+                                            [0, 0, 0, 1]])
     F = puma.fkine_all(Q)
     for k in (2, 3, 6):
         # the velocity of link frame k's origin, by central differences of fkine_all

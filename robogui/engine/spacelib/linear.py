@@ -156,8 +156,8 @@ def solve_l(A, b) -> tuple[np.ndarray, int]:
     A = as_float_array(A, "A")
     b = as_float_array(b, "b")
     if A.ndim != 2 or b.shape != (A.shape[0],):
-        raise ValueError(f"A must be a matrix and b a vector of {A.shape[0] if A.ndim == 2 else '?'}"
-                         f" values, got shapes {A.shape} and {b.shape}")
+        raise ValueError(f"A must be a matrix and b a vector of as many values as A has "
+                         f"rows, got shapes {A.shape} and {b.shape}")
     if not (np.all(np.isfinite(A)) and np.all(np.isfinite(b))):
         raise ValueError("A or b contains a non-finite value (NaN or inf)")
     return np.linalg.pinv(A) @ b, int(np.linalg.matrix_rank(A))
