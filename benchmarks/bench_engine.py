@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_dynamics  # noqa: E402
 import bench_kinematics  # noqa: E402
+import bench_scale  # noqa: E402
 
 
 def _fmt_time(seconds):
@@ -53,6 +54,7 @@ def main(argv=None):
     rows: list[dict] = []
     bench_kinematics.run(rows)
     bench_dynamics.run(rows)
+    bench_scale.run(rows)
     print(format_table(rows, markdown=args.markdown))
 
 

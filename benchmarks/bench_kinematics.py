@@ -4,8 +4,11 @@
 
 Times, with 10,000 random joint states in one run: batch fkine_all, batch jacob0,
 batch manipulability, the one-state bundle a slider move needs (fkine_all + jacob0 +
-manipulability + gravity torque), and numeric IK on 200 random reachable poses (median
-time per pose and success rate, error < 1e-8 m and rad checked with robogui's fkine).
+manipulability + gravity torque), and numeric IK on 500 reachable poses, 200 random and
+100 within 1e-3 rad of each of the wrist, elbow and shoulder singularities (median time
+per pose and success rate, error < 1e-8 checked with robogui's fkine), both solvers at
+the same tolerance: robogui's max(|position error|, |rotation error|) < 1e-10 and
+RTB-Py's ik_LM error measure E = |e|^2 / 2 < 5e-21, i.e. |e| < 1e-10.
 
 The peers are optional (``pip install .[bench]``); a missing one shows as "-".
 Pinocchio is given the same robot, built from robogui's D-H table (a revolute-z joint
@@ -32,6 +35,50 @@ from timing import best_time  # noqa: E402
 
 M_STATES = 10_000
 N_POSES = 200
+N_SINGULAR = 100  # poses near each of the Puma's three singularities
+IK_TOL = 1e-10  # robogui: max(|position error| m, |rotation error| rad) < IK_TOL
+RTB_TOL = 0.5 * IK_TOL**2  # RTB-Py ik_LM: E = |e|^2 / 2 < RTB_TOL, i.e. |e| < IK_TOL
+
+
+def _singular_along(robot, q, k):
+    """q with joint k moved to where det(jacob0) vanishes, others fixed (grid + refine)."""
+    from scipy.optimize import minimize_scalar
+
+    from robogui.engine.jacobians import jacob0
+
+    grid = np.linspace(robot.qlim[k, 0], robot.qlim[k, 1], 721)
+    Q = np.repeat(q[None], len(grid), axis=0)
+    Q[:, k] = grid
+    i = int(np.argmin(np.abs(np.linalg.det(jacob0(robot, Q)))))
+
+    def absdet(x):
+        qq = q.copy()
+        qq[k] = x
+        return abs(np.linalg.det(jacob0(robot, qq)))
+
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    out = q.copy()
+    out[k] = minimize_scalar(absdet, bounds=(lo, hi), method="bounded",
+                             options={"xatol": 1e-12}).x
+    return out
+
+
+def ik_poses(robot) -> np.ndarray:
+    """N_POSES random joint states, then N_SINGULAR within 1e-3 rad of the wrist
+    (q5 = 0), elbow (arm stretched, along q3) and shoulder (wrist centre over the first
+    axis, along q2) singularities, all inside the joint limits."""
+    out = [robot.random_q(N_POSES, seed=2)]
+    rng = np.random.default_rng(3)
+    for which, k in (("wrist", 4), ("elbow", 2), ("shoulder", 1)):
+        Q = robot.random_q(N_SINGULAR, seed=10 + k)
+        for q in Q:
+            if which == "wrist":
+                q[4] = 0.0
+            else:
+                q[:] = _singular_along(robot, q, k)
+            q[k] += rng.uniform(-1e-3, 1e-3)
+        out.append(np.clip(Q, robot.qlim[:, 0], robot.qlim[:, 1]))
+    return np.concatenate(out)
 
 
 def _rtb_puma():
@@ -154,7 +201,7 @@ def run(rows: list) -> list:
          ">= 3x")
     if pm is not None:
         _row(rows, f"fkine_all, {M_STATES} states (Pinocchio frames left in its data)",
-             t_fk, None, pin_fk_in_place, "info")
+             t_fk, None, pin_fk_in_place, ">= 3x")
     _row(rows, f"jacob0, {M_STATES} states", t_j0, rtb_j0, pin_j0, ">= 3x")
 
     # -- batch manipulability ---------------------------------------------------------
@@ -191,17 +238,19 @@ def run(rows: list) -> list:
     what = "fkine_all+jacob0+manip" + ("+gravload" if gravload is not None else "")
     _row(rows, f"one state: {what}", t_b, rtb_b, None, ">= 10x (RTB)")
 
-    # -- numeric IK on reachable poses ------------------------------------------------
-    Qp = robot.random_q(N_POSES, seed=2)
+    # -- numeric IK on reachable poses, a quarter of them near each singularity --------
+    Qp = ik_poses(robot)
     Tp = fkine(robot, Qp)
     ikine(robot, Tp[0])
-    times, ok = [], 0
-    for T in Tp:
+    times, ok, ok_sing = [], 0, 0
+    for i, T in enumerate(Tp):
         t0 = time.perf_counter()
-        res = ikine(robot, T)
+        res = ikine(robot, T, tol=IK_TOL)
         times.append(time.perf_counter() - t0)
         err = np.abs(fkine(robot, res.q) - T).max()
-        ok += bool(res.success and err < 1e-8 and np.all(robot.islimit(res.q) == 0))
+        good = bool(res.success and err < 1e-8 and np.all(robot.islimit(res.q) == 0))
+        ok += good
+        ok_sing += good and i >= N_POSES
     t_ik = float(np.median(times))
     rtb_ik, rtb_ok = None, None
     if p is not None:
@@ -209,14 +258,17 @@ def run(rows: list) -> list:
         Tr = p.fkine(Qp)
         for T in Tr:
             t0 = time.perf_counter()
-            sol = p.ik_LM(T)
+            sol = p.ik_LM(T, tol=RTB_TOL)
             rtb_times.append(time.perf_counter() - t0)
             rtb_ok += bool(sol.success)
         rtb_ik = float(np.median(rtb_times))
-    name = (f"ikine median per pose, {N_POSES} poses (success robogui "
-            f"{100 * ok / N_POSES:.1f}%" + (f", RTB ik_LM {100 * rtb_ok / N_POSES:.1f}%)"
-                                            if rtb_ok is not None else ")"))
+    total = len(Qp)
+    name = (f"ikine median per pose, {total} poses ({N_POSES} random, {total - N_POSES} within "
+            f"1e-3 rad of a wrist/elbow/shoulder singularity); success robogui "
+            f"{100 * ok / total:.1f}% (singular {100 * ok_sing / (total - N_POSES):.1f}%)"
+            + (f", RTB ik_LM {100 * rtb_ok / total:.1f}%" if rtb_ok is not None else ""))
     _row(rows, name, t_ik, rtb_ik, None, "<= RTB ik_LM, >= 99.5%")
+    Tp = Tp[:N_POSES]
     t0 = time.perf_counter()
     res = ikine(robot, Tp, chain=False)
     t_batch = (time.perf_counter() - t0) / N_POSES

@@ -217,10 +217,10 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
     sgn = robot.dh_arrays.sign_list  # Link.flip (seeds: flipped joint axes)
     wl = w.tolist()
     weighted = bool(np.any(w != 1.0))
-    q = np.array(q, dtype=float)
+    ql = np.asarray(q, dtype=float).tolist()  # Python floats: no numpy call per joint
     cos, sin = math.cos, math.sin
     for it in range(ilimit + 1):
-        qo = [a * f + b for a, f, b in zip(q.tolist(), sgn, offs, strict=True)]
+        qo = [a * f + b for a, f, b in zip(ql, sgn, offs, strict=True)]
         v = kern([cos(x) for x in qo], [sin(x) for x in qo], qo)
         e = _error_floats(tt, v)
         if end:  # weights on end-effector components: the array path
@@ -228,25 +228,32 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
             E, J = _to_end(Tc[:, :, :3], np.array(e)[None], np.array(v[12:]).reshape(1, 6, n))
             r = float(_residual(E, w)[0])
             if r < tol or it == ilimit:
-                return q, r, it
+                return np.array(ql), r, it
             dq = _step(method, J, E, w, Tc, lam_bar, True)[0]
             big = float(np.abs(dq).max())
-            q += dq / big if big > 1.0 else dq
+            ql = (np.array(ql) + (dq / big if big > 1.0 else dq)).tolist()
             continue
         we = [a * b for a, b in zip(e, wl, strict=True)]
         r = max(math.sqrt(we[0] ** 2 + we[1] ** 2 + we[2] ** 2),
                 math.sqrt(we[3] ** 2 + we[4] ** 2 + we[5] ** 2))
         if r < tol or it == ilimit:
-            return q, r, it
+            return np.array(ql), r, it
         if method == "lm":
             Jt = np.array(v[12:]).reshape(6, n).T
             JtW = Jt * w if weighted else Jt
             A = JtW @ Jt.T
             A.flat[:: n + 1] += _E_SCALE * 0.5 * sum(a * b for a, b in zip(we, e, strict=True)) \
                 + lam_bar
-            _, dq, info = _dposv(A, JtW @ np.array(e))
+            g = JtW @ e
+            _, dq, info = _dposv(A, g)
             if info != 0:  # not positive definite (lam_bar ~ 0 at a singularity)
-                dq = np.linalg.lstsq(A, JtW @ np.array(e), rcond=None)[0]
+                dq = np.linalg.lstsq(A, g, rcond=None)[0]
+            dql = dq.tolist()
+            big = max(map(abs, dql))
+            if big > 1.0:  # keep undamped variants sane near singularities
+                dql = [x / big for x in dql]
+            ql = [a + b for a, b in zip(ql, dql, strict=True)]
+            continue
         else:
             J = np.array(v[12:]).reshape(6, n)
             Tc = np.array(v[:12]).reshape(1, 3, 4)
@@ -254,8 +261,8 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
         big = float(np.abs(dq).max())
         if big > 1.0:  # keep undamped variants sane near singularities
             dq *= 1.0 / big
-        q += dq
-    return q, r, ilimit
+        ql = (np.array(ql) + dq).tolist()
+    return np.array(ql), r, ilimit
 
 
 def _into_limits(q, qlim, revolute):
