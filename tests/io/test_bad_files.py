@@ -79,7 +79,7 @@ def test_every_bad_file_gives_the_formats_own_error_naming_the_file(path):
     ("program-speed-1e-300.prog", "field 'speed'"),
     ("program-q-1e308.prog", "field 'q'"),
     ("roboop-dof-100000000.conf", "'dof: 100000000' is more than the 256 joints"),
-    ("robmat-nlink-1e9.dat", "line 1, token '1000000000': nlink must be between 1 and 64"),
+    ("robmat-nlink-1e9.dat", "line 1, token '1000000000': nlink must be between 1 and 256"),
     ("robmat-nlink-1e23.dat", "line 1, token '100000000000000000000000'"),
     ("trajectory-utf16-no-bom.csv", "not a text file"),
     ("trajectory-latin1.csv", "not UTF-8 text: byte 0xfc on line 1"),
