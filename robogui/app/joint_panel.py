@@ -94,6 +94,8 @@ class JointRow(QtWidgets.QFrame):
             b.clicked.connect(lambda _=False, s=sign: self.step(s, fine=_ctrl_held()))
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setMinimumWidth(120)
+        self.slider.setToolTip(f"drag to move q{j + 1} (one undo step per drag); Up/Down "
+                               "select a joint, Left/Right step it")
         # typed values are taken as typed, clamped to the limits with a note, or refused;
         # written on Enter / focus out, not per keystroke
         self.spin = NumberField("angle" if self.kind == "R" else "length",

@@ -33,6 +33,7 @@ from .plots.docks import PLOT_DOCK_TITLES
 from .pose_panel import PosePanel
 from .settings import Settings
 from .teaching import install_teaching
+from .tooltips import install_tooltips
 from .undo import UndoManager, install_edit_menu
 from .view3d import CAMERA_PRESETS, RobotView
 
@@ -159,6 +160,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # True only when a saved layout was there and restored: restoreDockWidget on a
         # fresh configuration hid the plot docks
         self._restore_layout = bool(restore and self.settings.restore_window(self))
+        install_tooltips(self)
 
     # -- panels ----------------------------------------------------------------------------
     def add_panel(self, widget: QtWidgets.QWidget, title: str,
@@ -228,6 +230,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self.ellipsoid_actions[kind] = act
         d.events.ellipsoid.connect(lambda k: self.ellipsoid_actions[k].setChecked(True))
         self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "F1")
+        self.act_guide = self._action("&User guide", self.show_user_guide,
+                                      tip="a tour of the window, shortcuts and file formats")
         self.act_about = self._action("&About robogui", self.show_about)
 
     def _sync_projection(self, kind: str) -> None:
@@ -290,6 +294,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view_menu = m  # the plot docks add theirs when they are built
 
         m = mb.addMenu("&Help")
+        m.addAction(self.act_guide)
         m.addAction(self.act_shortcuts)
         m.addAction(self.act_about)
 
@@ -436,6 +441,12 @@ class MainWindow(QtWidgets.QMainWindow):
         box.show()
         return box
 
+    def show_user_guide(self):
+        """Help > User guide: docs/user-guide.md in a browser dialog (one per window)."""
+        from .user_guide import show_user_guide
+
+        return show_user_guide(self)
+
     def show_about(self) -> None:
         QtWidgets.QMessageBox.about(
             self, "About robogui",
@@ -468,6 +479,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 if self.dockWidgetArea(first) == self.dockWidgetArea(self.dh_dock):
                     self.tabifyDockWidget(first, self.dh_dock)
                     first.raise_()
+            install_tooltips(self)
         return self.plot_docks
 
     def showEvent(self, event) -> None:  # noqa: N802
