@@ -50,6 +50,17 @@ LINK_FIELDS = ("jtype", "theta", "s", "b", "a", "alfa", "m", "jxx", "jxy", "jxz"
                "jzz", "xg", "yg", "zg")
 TAIL_FIELDS = ("gx", "gy", "gz", "fx", "fy", "fz", "cx", "cy", "cz")
 _INT = re.compile(r"[+-]?\d+\Z")
+#: bounds of q (rad or m), qp and qpp in a MOTION file, as for trajectory CSV files
+_MOTION_BOUNDS = (bounds.MAX_ANGLE, 1e9, 1e15)
+#: what each number of a DATA file may be at most in magnitude (docs/bounds.md)
+_FIELD_BOUNDS = {
+    **dict.fromkeys(("theta", "alfa"), bounds.MAX_ANGLE),
+    **dict.fromkeys(("s", "b", "a", "xg", "yg", "zg"), bounds.MAX_LENGTH),
+    "m": bounds.MAX_MASS,
+    **dict.fromkeys(("jxx", "jxy", "jxz", "jyy", "jyz", "jzz"), bounds.MAX_INERTIA),
+    **dict.fromkeys(("gx", "gy", "gz"), bounds.MAX_GRAVITY),
+    **dict.fromkeys(("fx", "fy", "fz", "cx", "cy", "cz"), bounds.MAX_TORQUE),
+}
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
@@ -71,7 +82,7 @@ class _Stream:
     def __init__(self, toks, path, what: str):
         self.toks, self.path, self.what, self.pos = toks, path, what, 0
 
-    def take(self, name: str, integer: bool = False) -> float:
+    def take(self, name: str, integer: bool = False, limit: float | None = None) -> float:
         if self.pos >= len(self.toks):
             last = self.toks[-1][1] if self.toks else None
             raise LegacyFormatError(f"the {self.what} ends early: {name} is missing "
@@ -90,6 +101,9 @@ class _Stream:
                                     "no labels or comments)", self.path, no, tok) from None
         if not math.isfinite(x):
             raise LegacyFormatError(f"{name} must be finite", self.path, no, tok)
+        if limit is not None and abs(x) > limit:
+            raise LegacyFormatError(f"{name} = {x:g} is beyond the bound of {limit:g} (SI "
+                                    "units; see docs/bounds.md)", self.path, no, tok)
         return x
 
 
@@ -136,7 +150,8 @@ def read_dat(path=None, *, text: str | None = None) -> RobMatData:
     msgs = []
     for i in range(n):
         for f in LINK_FIELDS:
-            vals[f][i] = st.take(f"{f} of link {i + 1}", integer=(f == "jtype"))
+            vals[f][i] = st.take(f"{f} of link {i + 1}", integer=(f == "jtype"),
+                                 limit=_FIELD_BOUNDS.get(f))
         if vals["jtype"][i] not in (0, 1):
             tok, no = toks[st.pos - 16]
             raise LegacyFormatError(f"jtype of link {i + 1} must be 0 (Rev) or 1 (Pri)", path,
@@ -144,7 +159,7 @@ def read_dat(path=None, *, text: str | None = None) -> RobMatData:
         if vals["m"][i] < 0:
             tok, no = toks[st.pos - 10]
             raise LegacyFormatError(f"mass of link {i + 1} must not be negative", path, no, tok)
-    tail = [st.take(f) for f in TAIL_FIELDS]
+    tail = [st.take(f, limit=_FIELD_BOUNDS[f]) for f in TAIL_FIELDS]
     if st.pos < len(toks):
         tok, no = toks[st.pos]
         extra = len(toks) - st.pos
@@ -202,7 +217,8 @@ def read_mot(path=None, nlink: int | None = None, *, text: str | None = None,
     values = []
     for i in range(len(body)):
         values.append(st.take(f"value {i % 3 + 1} ({('q', 'qp', 'qpp')[i % 3]}) of joint "
-                              f"{i // 3 % n + 1} in step {i // (3 * n) + 1}"))
+                              f"{i // 3 % n + 1} in step {i // (3 * n) + 1}",
+                              limit=_MOTION_BOUNDS[i % 3]))
     msgs = []
     steps, rest = divmod(len(values), 3 * n)
     if rest:
@@ -220,12 +236,6 @@ def read_mot(path=None, nlink: int | None = None, *, text: str | None = None,
         msgs.append(f"{steps} steps read; ROB_MAT itself would stop after {limit} (its loop "
                     "runs over 0:dt:1)")
     arr = np.array(values[: steps * 3 * n]).reshape(steps, n, 3)
-    big = np.abs(arr[..., 0]) > bounds.MAX_ANGLE
-    if big.any():
-        s, j = np.argwhere(big)[0]
-        tok, no = body[(s * n + j) * 3]
-        raise LegacyFormatError(f"q of joint {j + 1} in step {s + 1} is beyond the bound of "
-                                f"{bounds.MAX_ANGLE:g} rad or m", path, no, tok)
     if steps * dt > bounds.MAX_TIME:
         raise LegacyFormatError(f"{steps} steps of {dt:g} s last more than "
                                 f"{bounds.MAX_TIME:g} s", path)

@@ -31,9 +31,9 @@ from robogui.engine.kinematics import fkine_all
 
 from .autosave import Autosaver
 from .compile import CompiledProgram, compile_program
-from .observable import EventEmitter
+from .observable import EventEmitter, ListenerError
 from .preflight import preflight
-from .program import Problem, Program
+from .program import Problem, Program, ProgramError
 from .program_file import load_program, save_program
 
 __all__ = ["TeachState", "Ghost", "GHOST_ROLES"]
@@ -93,16 +93,30 @@ class TeachState(EventEmitter):
             raise ValueError(f"program must be a Program, got {type(program).__name__}")
         if program == self.program and modified == self.modified:
             return
-        with self.batch():
-            self.program = program
-            self._emit("program", program)
-            if self.compiled is not None or self.problems:
-                self.compiled, self.problems = None, []
-                self._emit("compiled", None)
-                self._emit("problems", [])
-            if modified and self.autosaver is not None:
-                self.autosaver.mark_dirty(program)
-            self._set_modified(modified)
+        saved = (self.program, self.compiled, list(self.problems), self.modified)
+        try:
+            with self.batch():
+                self.program = program
+                self._emit("program", program)
+                if self.compiled is not None or self.problems:
+                    self.compiled, self.problems = None, []
+                    self._emit("compiled", None)
+                    self._emit("problems", [])
+                if modified and self.autosaver is not None:
+                    self.autosaver.mark_dirty(program)
+                self._set_modified(modified)
+        except ListenerError as exc:  # a panel could not show it: the old program stays
+            self.program, self.compiled, self.problems, self.modified = saved
+            try:
+                with self.batch():
+                    self._emit("program", self.program)
+                    self._emit("compiled", self.compiled)
+                    self._emit("problems", self.problems)
+                    self._emit("file", self.path)
+            except ListenerError:
+                pass  # the first failure is the one reported
+            raise ProgramError(f"the program could not be shown, the previous one is back: "
+                               f"{exc}") from exc
 
     def edit(self, method: str, *args, **kwargs) -> Program:
         """Apply ``Program.<method>(*args, **kwargs)`` and keep the result.

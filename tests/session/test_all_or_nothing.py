@@ -180,3 +180,21 @@ def test_check_refuses_a_move_too_long_to_hold(puma):
         compile_program(prog, puma, dt=0.02, max_joint_speed=1e-4)  # rad/s
     with pytest.raises(ProgramError, match="duration must be at most 3600 s"):
         prog.update_move(1, duration=1e6)
+
+
+def test_a_program_a_listener_cannot_show_leaves_the_previous_one(puma):
+    s = Session(puma)
+    teach = TeachState(s)
+    teach.load(ASSETS / "pick-and-place.prog")
+    before = teach.program
+    shown = []
+
+    def panel(program):  # a panel that cannot list more than five waypoints
+        shown.append(len(program.waypoints))
+        if len(program.waypoints) > 5:
+            raise IndexError("row out of range")
+
+    teach.events.program.connect(panel)
+    with pytest.raises(ProgramError, match="previous one is back: .*row out of range"):
+        teach.record(name="extra")
+    assert teach.program is before and shown[-1] == len(before.waypoints)
