@@ -225,7 +225,7 @@ def render_video(robot, trajectory, path, *, fps: float = 30.0, speed: float = 1
     """
     from robogui.io.video import open_video
 
-    job = VideoJob(robot, trajectory, path, fps=fps, speed=speed, size=size, view=view,
+    job = VideoJob(robot, trajectory, fps=fps, speed=speed, size=size, view=view,
                    display=display, overlays=overlays, camera=camera, samples=samples)
     writer = open_video(path, job.renderer.size, fps)
     try:
@@ -248,7 +248,7 @@ class VideoJob:
     :class:`FrameRenderer` with the camera fitted to the whole motion. ``frame(i)`` ->
     (h, w, 3) uint8."""
 
-    def __init__(self, robot, trajectory, path=None, *, fps: float = 30.0, speed: float = 1.0,
+    def __init__(self, robot, trajectory, *, fps: float = 30.0, speed: float = 1.0,
                  size: tuple[int, int] = (1280, 720), view: str = "iso",
                  display: DisplayOptions | None = None, overlays: Overlays | None = None,
                  camera: dict | None = None, samples: int = 4):
@@ -265,7 +265,6 @@ class VideoJob:
         lim = self.plan.tau_limit
         if lim is None or not np.any(np.isfinite(lim)):
             self.renderer.torque_caption = "|torque| / peak"
-        self.path = path
 
     @property
     def total(self) -> int:

@@ -20,13 +20,11 @@ import numpy as np
 
 from robogui.engine import kinematics
 
-__all__ = ["frame_times", "plan_video", "VideoPlan", "Overlays", "load_motion", "limit_states", "MAX_FRAMES",
-           "FRAME_PATTERN"]
+__all__ = ["frame_times", "plan_video", "VideoPlan", "Overlays", "load_motion", "limit_states",
+           "MAX_FRAMES"]
 
 #: a video longer than this many frames is refused (a typo in --fps or --speed)
 MAX_FRAMES = 100_000
-#: file names of an image sequence
-FRAME_PATTERN = "frame_{:04d}.png"
 
 
 def frame_times(t0: float, t1: float, fps: float = 30.0, speed: float = 1.0) -> np.ndarray:

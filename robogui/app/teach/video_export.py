@@ -82,7 +82,7 @@ class VideoExporter(QtCore.QObject):
             camera = view_camera(view)
         preset = options.view if options.view in CAMERA_PRESETS else "iso"
         self.options = options
-        self.job = VideoJob(session.robot, session.trajectory, options.path, fps=options.fps,
+        self.job = VideoJob(session.robot, session.trajectory, fps=options.fps,
                             speed=options.speed, size=options.size, view=preset,
                             display=display, overlays=options.overlays, camera=camera)
         self.writer = open_video(options.path, self.job.renderer.size, options.fps)
