@@ -90,6 +90,19 @@ def robots_grid(app) -> None:
     out.save(str(ASSETS / "robots.png"))
 
 
+def demo_gif(app) -> None:
+    """The README's GIF, as ``robogui render --trajectory assets/puma560-demo.csv --fps 12
+    --size 480x360 --overlay time -o assets/puma560-demo.gif`` makes it."""
+    from robogui.app.render import render_video
+    from robogui.session.trajectories import load_trajectory_csv
+    from robogui.session.video import Overlays
+
+    robot = _load("puma560")
+    traj = load_trajectory_csv(ASSETS / "puma560-demo.csv", robot)
+    render_video(robot, traj, ASSETS / "puma560-demo.gif", fps=12, size=(480, 360),
+                 overlays=Overlays(time=True))
+
+
 def _load(name):
     from robogui.io.robotfile import load_robot
 
@@ -104,4 +117,5 @@ if __name__ == "__main__":
     main_screenshot(app)
     teach_screenshot(app)
     robots_grid(app)
-    print("wrote", ", ".join(p.name for p in sorted(ASSETS.glob("*.png"))))
+    demo_gif(app)
+    print("wrote", ", ".join(p.name for p in sorted(ASSETS.glob("*.png")) + ["puma560-demo.gif"]))
