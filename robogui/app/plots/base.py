@@ -319,6 +319,19 @@ class PlotPanel(QtWidgets.QWidget):
         self._legend, self._legend_columns = legend, columns
         return legend
 
+    @contextmanager
+    def legend_batch(self) -> Iterator[pg.LegendItem]:
+        """Add many legend entries at once: pyqtgraph lays the whole legend out again after
+        every entry (quadratic: seconds for a 200-joint robot), here once at the end, by
+        :meth:`fit_legend`."""
+        legend = self._legend
+        legend.updateSize = lambda: None  # an instance attribute shadows the method
+        try:
+            yield legend
+        finally:
+            del legend.updateSize
+            self.fit_legend()
+
     def fit_legend(self) -> None:
         """As many legend columns as fit the panel's width (at most the preferred
         number), in balanced rows: a legend wider than the panel would widen the plots

@@ -66,14 +66,16 @@ class JointStatePanel(PlotPanel):
     def _build(self) -> None:
         self.remove_curves()
         self.legend.clear()
-        for order, name in enumerate(QUANTITIES):
-            plot = self.qplots[name]
-            self.set_axis_label(plot, f"{_AXIS_TEXT[name]} ({unit_label(self._units(order)[1])})")
-            for j in range(self._robot.n):
-                curve = self.add_curve(plot, self.curve_name(name, j), style.joint_color(j), 1.6)
-                if name == "q":
-                    self.legend.addItem(curve, f"J{j + 1}")
-        self.fit_legend()
+        with self.legend_batch():
+            for order, name in enumerate(QUANTITIES):
+                plot = self.qplots[name]
+                self.set_axis_label(plot,
+                                    f"{_AXIS_TEXT[name]} ({unit_label(self._units(order)[1])})")
+                for j in range(self._robot.n):
+                    curve = self.add_curve(plot, self.curve_name(name, j),
+                                           style.joint_color(j), 1.6)
+                    if name == "q":
+                        self.legend.addItem(curve, f"J{j + 1}")
 
     def _on_robot(self, robot) -> None:
         self._robot = robot

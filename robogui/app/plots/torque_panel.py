@@ -264,6 +264,10 @@ class TorquePanel(PlotPanel):
         self.legend.clear()
         if self.analysis is None or not self.components:
             return
+        with self.legend_batch():
+            self._add_legend_entries(joints, limits, peaks)
+
+    def _add_legend_entries(self, joints, limits: bool, peaks: bool) -> None:
         for j in joints:
             self.legend.addItem(_sample(style.joint_color(j)), f"J{j + 1}")
         if self.components != {"total"}:
@@ -277,7 +281,6 @@ class TorquePanel(PlotPanel):
             self.legend.addItem(pg.ScatterPlotItem(symbol="o", size=10, brush=pg.mkBrush(None),
                                                    pen=pen(style.AT_LIMIT_COLOR, 2.0)),
                                 "over limit")
-        self.fit_legend()
 
     @staticmethod
     def _peak_tip(x, y, data) -> str:
