@@ -142,6 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="video frames per second (default 30)")
     r.add_argument("--speed", type=_positive_float, default=1.0,
                    help="playback rate: trajectory seconds per video second (default 1)")
+    r.add_argument("--time", type=float, metavar="SECONDS",
+                   help="with --trajectory/--program and a picture: the robot at this time")
     r.add_argument("--overlay", default="", metavar="LIST",
                    help="comma-separated video overlays: time, q, torque")
     r.add_argument("-o", "--output", required=True, metavar="FILE",
@@ -191,15 +193,21 @@ def _render(args) -> int:
     moving = args.trajectory is not None or args.program is not None
     if kind != "still" and not moving:
         raise SystemExit(f"robogui: {args.output} is a video; give --trajectory or --program")
-    if kind == "still" and moving:
-        raise SystemExit(f"robogui: {args.output} is a picture; write .mp4, .webm, .gif "
-                         "or an image sequence to render --trajectory/--program")
+    if kind == "still" and moving and args.time is None:
+        raise SystemExit(f"robogui: {args.output} is a picture; give --time for the robot at "
+                         "one time of the trajectory, or write .mp4, .webm, .gif or an image "
+                         "sequence to render all of it")
+    if args.time is not None and (kind != "still" or not moving):
+        raise SystemExit("robogui: --time picks one moment of --trajectory/--program for a "
+                         "picture (.png, .jpg)")
     motion = None
     if moving:
-        from robogui.session.video import load_motion
+        from robogui.session.video import load_motion, pose_at
 
         try:
             motion = load_motion(robot, trajectory=args.trajectory, program=args.program)
+            if args.time is not None:
+                q, motion = pose_at(motion, args.time), None
         except (OSError, ValueError) as exc:
             raise SystemExit(f"robogui: {exc}") from None
     display = DisplayOptions(projection=args.projection, show_shadow=not args.no_shadow,

@@ -20,8 +20,8 @@ import numpy as np
 
 from robogui.engine import kinematics
 
-__all__ = ["frame_times", "plan_video", "VideoPlan", "Overlays", "load_motion", "limit_states",
-           "MAX_FRAMES"]
+__all__ = ["frame_times", "plan_video", "VideoPlan", "Overlays", "load_motion", "pose_at",
+           "limit_states", "MAX_FRAMES"]
 
 #: a video longer than this many frames is refused (a typo in --fps or --speed)
 MAX_FRAMES = 100_000
@@ -134,6 +134,20 @@ def limit_states(robot, q: np.ndarray) -> np.ndarray:
     span = np.maximum(lim[:, 1] - lim[:, 0], 1e-12)
     m = np.minimum(q - lim[:, 0], lim[:, 1] - q) / span
     return np.where(m <= AT_LIMIT, 2, np.where(m <= NEAR_LIMIT, 1, 0)).astype(int)
+
+
+def pose_at(trajectory, time: float) -> np.ndarray:
+    """Joint vector (n,) of ``trajectory`` at ``time`` s (linear between samples).
+
+    Raises ValueError when ``time`` is not finite or outside the trajectory.
+    """
+    ts = np.asarray(trajectory.t, dtype=float)
+    qs = np.asarray(trajectory.q, dtype=float)
+    t = float(time)
+    if not math.isfinite(t) or t < ts[0] or t > ts[-1]:
+        raise ValueError(f"time {time!r} s is outside the trajectory "
+                         f"[{ts[0]:g}, {ts[-1]:g}] s")
+    return _interp_rows(np.array([t]), ts, qs)[0]
 
 
 def load_motion(robot, *, trajectory: str | Path | None = None,

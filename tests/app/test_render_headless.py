@@ -50,13 +50,21 @@ def moved(a: np.ndarray, b: np.ndarray) -> float:
 
 def test_still_without_a_display(tmp_path):
     out = tmp_path / "still.png"
-    r = ok(robogui_cli(["render", "--robot", "puma560", "--q", "qr", "--size", "800x600",
-                        "-o", out], tmp_path))
+    r = ok(robogui_cli(["render", "--robot", "puma560", "--trajectory", DEMO, "--time", "3",
+                        "--size", "800x600", "-o", out], tmp_path))
     assert "wrote" in r.stdout and "Segmentation" not in r.stderr
     img = iio.imread(out)
     assert img.shape[:2] == (600, 800)
     colours = np.unique(img[..., :3].reshape(-1, 3), axis=0)
     assert len(colours) > 200  # shaded robot, floor, grid and labels: a rendered scene
+    # the demo passes through qr at 3 s (qz -> qr -> qn): the same picture as --q qr
+    ref = tmp_path / "qr.png"
+    ok(robogui_cli(["render", "--q", "qr", "--size", "800x600", "-o", ref], tmp_path))
+    assert np.abs(iio.imread(ref).astype(int) - img).max() <= 2
+    # and not the picture of another pose
+    ok(robogui_cli(["render", "--trajectory", DEMO, "--time", "4.5", "--size", "800x600",
+                    "-o", ref], tmp_path))
+    assert moved(iio.imread(ref)[..., :3], img[..., :3]) > 0.005
 
 
 def test_mp4_of_the_demo_without_a_display(tmp_path):
@@ -151,7 +159,9 @@ def test_orthographic_is_not_perspective(tmp_path):
 
 @pytest.mark.parametrize("args,words", [
     (["-o", "x.mp4"], "give --trajectory or --program"),
-    (["--trajectory", DEMO, "-o", "x.png"], "is a picture"),
+    (["--trajectory", DEMO, "-o", "x.png"], "is a picture; give --time"),
+    (["--trajectory", DEMO, "--time", "7", "-o", "x.png"], "outside the trajectory [0, 6]"),
+    (["--time", "1", "-o", "x.png"], "--time picks one moment"),
     (["--trajectory", DEMO, "-o", "x.avi"], "unknown output type"),
     (["--trajectory", DEMO, "--size", "321x240", "-o", "x.mp4"], "even width"),
     (["--trajectory", DEMO, "--overlay", "speed", "-o", "x.mp4"], "unknown speed"),
