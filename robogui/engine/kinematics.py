@@ -446,9 +446,12 @@ def _scratch(k: int, m: int) -> np.ndarray:
 def check_prismatic_overflow(robot, vals, q2d: np.ndarray, what: str) -> None:
     """ValueError if a huge prismatic joint value made a result overflow. Revolute angles
     enter only through cos and sin, so an all-revolute chain skips the check."""
-    rev = robot.dh_arrays.revolute
-    if not rev.all():
-        check_finite_result(vals, what, q=q2d[:, ~rev])
+    dh = robot.dh_arrays
+    only_revolute = dh.kernels.get("only revolute")  # cached: this runs on every call
+    if only_revolute is None:
+        only_revolute = dh.kernels["only revolute"] = bool(dh.revolute.all())
+    if not only_revolute:
+        check_finite_result(vals, what, q=q2d[:, ~dh.revolute])
 
 
 def fkine(robot, q) -> np.ndarray:
