@@ -319,6 +319,23 @@ class PlotPanel(QtWidgets.QWidget):
         self._legend, self._legend_columns = legend, columns
         return legend
 
+    @staticmethod
+    @contextmanager
+    def curves_batch(*plots: pg.PlotItem) -> Iterator[None]:
+        """Add many curves at once: pyqtgraph's ``PlotItem.addItem`` walks all the plot's
+        curves after every new one (for its average and max-traces options), quadratic in
+        the curves (seconds for a 200-joint robot); here once per plot at the end."""
+        noop = lambda: None  # noqa: E731
+        for plot in plots:  # instance attributes shadow the methods
+            plot.updateParamList = plot.updateDecimation = noop
+        try:
+            yield
+        finally:
+            for plot in plots:
+                del plot.updateParamList, plot.updateDecimation
+                plot.updateDecimation()
+                plot.updateParamList()
+
     @contextmanager
     def legend_batch(self) -> Iterator[pg.LegendItem]:
         """Add many legend entries at once: pyqtgraph lays the whole legend out again after

@@ -66,7 +66,7 @@ class JointStatePanel(PlotPanel):
     def _build(self) -> None:
         self.remove_curves()
         self.legend.clear()
-        with self.legend_batch():
+        with self.legend_batch(), self.curves_batch(*self.qplots.values()):
             for order, name in enumerate(QUANTITIES):
                 plot = self.qplots[name]
                 self.set_axis_label(plot,

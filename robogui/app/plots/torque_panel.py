@@ -126,11 +126,12 @@ class TorquePanel(PlotPanel):
         for c in self.limit_curves:
             self.plot.removeItem(c)
         self.limit_curves = []
-        for j in range(robot.n):
-            for comp in COMPONENTS:
-                self.add_curve(self.plot, self.curve_name(comp, j), style.joint_color(j),
-                               _WIDTH.get(comp, 1.4), _DASH[comp]).setZValue(
-                                   10 if comp == "total" else 5)
+        with self.curves_batch(self.plot):
+            for j in range(robot.n):
+                for comp in COMPONENTS:
+                    self.add_curve(self.plot, self.curve_name(comp, j), style.joint_color(j),
+                                   _WIDTH.get(comp, 1.4), _DASH[comp]).setZValue(
+                                       10 if comp == "total" else 5)
         units = {self._unit(j) for j in range(robot.n)}
         self.set_axis_label(self.plot, "joint torque (" + " | ".join(
             u for u in ("N m", "N") if u in units) + ")")
