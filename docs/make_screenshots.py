@@ -53,8 +53,40 @@ def main_screenshot(app) -> None:
     win = window(app)
     win.open_startup_files(program=ASSETS / "pick-and-place.prog",
                            trajectory=ASSETS / "puma560-demo.csv", time_s=4.2)
+    win.tasks.switch("analyse")  # the plots under the view
     pump(app, 800)
     win.save_screenshot(ASSETS / "screenshot-main.png")
+    win.close()
+
+
+def handle_screenshot(app) -> None:
+    """The tool handle in use: the TCP dragged sideways until the waist stops at its limit,
+    the reason written next to the handle (a real press, moves and hold on the view)."""
+    import numpy as np
+
+    win = window(app, size=(1280, 800))
+    q = win.session.robot.pose("qn").copy()
+    q[0] = np.radians(148.0)
+    win.session.set_q(q)
+    win.view.set_camera(azimuth=-20.0, elevation=22.0)
+    win.view.fit_to_robot()
+    pump(app, 300)
+    handle = win.view_tools.handle
+    origin, axes, size = handle.geometry()
+    pts = [origin + (0.9 * size - s) * axes[1] for s in np.linspace(0, 0.35, 36)]
+    xy = win.view.project(np.array(pts))
+    scene = win.view.scene
+    T = QtCore.QEvent.Type
+    left = QtCore.Qt.MouseButton.LeftButton
+    for k, (x, y) in enumerate(xy):
+        local = QtCore.QPointF(float(x), float(y))
+        kind = T.MouseButtonPress if k == 0 else T.MouseMove
+        app.sendEvent(scene, QtGui.QMouseEvent(kind, local, scene.mapToGlobal(local),
+                                               left if k == 0 else QtCore.Qt.MouseButton.NoButton,
+                                               left, QtCore.Qt.KeyboardModifier.NoModifier))
+        pump(app, 15)
+    pump(app, 500)  # still held: the multisampled frame, the reason beside the handle
+    win.save_screenshot(ASSETS / "screenshot-handle.png")
     win.close()
 
 
@@ -64,9 +96,8 @@ def teach_screenshot(app) -> None:
     t = win.teach
     t.program.load_from(ASSETS / "pick-and-place.prog")
     win.session.go_to_pose("qn")
+    win.tasks.switch("teach")
     t.docks["target"].raise_()
-    for d in win.plot_docks.docks.values():
-        d.hide()  # the 3D view gets the height
     target = t.target
     target.fill_current(preview=False)
     x, y, z = (b.value() for b in target.boxes[:3])
@@ -116,6 +147,7 @@ if __name__ == "__main__":
     app = create_app([])
     main_screenshot(app)
     teach_screenshot(app)
+    handle_screenshot(app)
     robots_grid(app)
     demo_gif(app)
     print("wrote", ", ".join(p.name for p in sorted(ASSETS.glob("*.png")) + ["puma560-demo.gif"]))

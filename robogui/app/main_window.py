@@ -22,6 +22,7 @@ from . import library, style
 from .bindings import bind_checkbox, field_ref
 from .dh_table import DHTable
 from .ellipsoid_item import EllipsoidOverlay
+from .fullscreen import FullScreenView
 from .joint_panel import JointPanel
 from .main_thread_gc import install_main_thread_gc
 from .compare_layer import install_compare
@@ -32,10 +33,12 @@ from .plots import install_plot_docks
 from .plots.docks import PLOT_DOCK_TITLES
 from .pose_panel import PosePanel
 from .settings import Settings
+from .tasks import TaskSwitcher
 from .teaching import install_teaching
 from .tooltips import install_tooltips
 from .undo import UndoManager, install_edit_menu
 from .view3d import CAMERA_PRESETS, RobotView
+from .view_tools import install_view_tools
 
 __all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
 
@@ -51,10 +54,16 @@ SHORTCUTS = [
     ("R/F T/G Y/H", "jog panel: +-Rx, +-Ry, +-Rz"),
     ("Ctrl+R", "record the current configuration as a waypoint"),
     ("1 / 2 / 3 / 4", "camera: iso, front, side, top"),
+    ("Ctrl+1 / Ctrl+2 / Ctrl+3", "task: Drive, Teach, Analyse (each keeps its own layout)"),
+    ("F11", "full-screen 3D view with the TCP pose and q (F11 or Esc to leave)"),
     ("F", "fit the robot in the view"),
     ("O", "perspective / orthographic"),
     ("Up / Down", "joint panel: select a joint"),
     ("Left / Right", "joint panel: step the selected joint (Ctrl: fine step)"),
+    ("Mouse: drag the tool handle", "arrow: move the TCP along it; ring: turn it about it; "
+     "Shift: free move in the view plane"),
+    ("Mouse: on a link", "hover: its joint; click: select it; drag or wheel on the selected "
+     "link: move that joint; right click: menu"),
     ("Mouse: left drag", "orbit (Ctrl: pan)"),
     ("Mouse: middle drag", "pan"),
     ("Mouse: wheel", "zoom (Ctrl: field of view)"),
@@ -136,6 +145,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # after the view has attached: its rebuild on a robot change runs first
         self.ellipsoid = EllipsoidOverlay(self.view, session, kind=session.display.ellipsoid)
         session.display.events.ellipsoid.connect(self.ellipsoid.set_kind)
+        self.view_tools = install_view_tools(self)  # tool handle, grabbing links, labels
 
         self._build_actions()
         self._build_menus()
@@ -144,6 +154,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self._plots_on_show = not defer_plots
         self.legacy_actions = install_symbolic_and_legacy_actions(self, session)
         self._build_toolbar()
+        self.tasks = TaskSwitcher(self, self.settings)  # Drive / Teach / Analyse
+        self.fullscreen = FullScreenView(self)  # F11
+        self.view_menu.insertActions(self._task_menu_anchor,
+                                     [*self.tasks.actions.values(), self.fullscreen.action])
         self.status = self.statusBar()
         self._robot_label = QtWidgets.QLabel()
         self.status.addPermanentWidget(self._robot_label)
@@ -160,6 +174,11 @@ class MainWindow(QtWidgets.QMainWindow):
         # True only when a saved layout was there and restored: restoreDockWidget on a
         # fresh configuration hid the plot docks
         self._restore_layout = bool(restore and self.settings.restore_window(self))
+        if self.teach is not None and self.teach.recovery_offered:
+            # an autosaved program to recover: open on Teach with the Program in front
+            self.tasks.start(self._restore_layout, "teach", self.teach.docks["program"])
+        else:
+            self.tasks.start(self._restore_layout)
         install_tooltips(self)
 
     # -- panels ----------------------------------------------------------------------------
@@ -265,6 +284,7 @@ class MainWindow(QtWidgets.QMainWindow):
         m.addAction(dh)
 
         m = mb.addMenu("&View")
+        self._task_menu_anchor = m.addSeparator()  # the tasks (Drive, Teach, Analyse)
         cam = m.addMenu("&Camera")
         for act in self.camera_actions.values():
             cam.addAction(act)
@@ -473,6 +493,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.plot_docks = install_plot_docks(self, self.session)
             for act in self.plot_docks.view_actions():
                 self.view_menu.addAction(act)
+            self.tasks.adopt(self.plot_docks.docks.values())  # shown in Analyse
             if self.dh_dock.isHidden():
                 # shown later as a full-width tab beside the plots, not squeezed beside them
                 first = next(iter(self.plot_docks.docks.values()))
@@ -494,6 +515,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.teaching.close()
         if self.plot_docks is not None:
             self.plot_docks.close()
+        self.tasks.remember()
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)
         self.settings.sync()

@@ -35,17 +35,10 @@ from . import meshes, style
 from .bindings import Subscriptions
 from .gl_host import SceneContainer, SceneWindow, plane_covers_viewport
 from .robot_mesh_item import SHADE_GLSL, PartMesh, RobotMeshItem, normal_matrices
+from .view_camera import CAMERA_PRESETS, CameraMixin
+from .view_input import InteractionMixin
 
 __all__ = ["RobotView", "RobotScene", "CAMERA_PRESETS", "scene_scale", "floor_height"]
-
-#: camera presets: (azimuth, elevation) in degrees; pyqtgraph's azimuth is the camera's
-#: direction from the centre, measured in the xy plane from +x
-CAMERA_PRESETS = {
-    "iso": (-55.0, 24.0),
-    "front": (0.0, 0.0),
-    "side": (-90.0, 0.0),
-    "top": (-90.0, 90.0),
-}
 
 _VERTEX = """
 uniform mat4 u_mvp;
@@ -140,7 +133,7 @@ class _Label:
     dy: float = 0.0  # pixel offset
 
 
-class RobotScene(SceneWindow):
+class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
     """The GL scene of one robot in a ``QOpenGLWindow``; :class:`RobotView` is the widget.
 
     The parts attached to one frame (joint, link sticks, frame axes) are one batched
@@ -178,6 +171,9 @@ class RobotScene(SceneWindow):
         self._fit_providers: list = []  # extra points to keep in view (trail, ghosts)
         self.overlay_painters: list = []  # fn(painter, scene): 2D text over the scene
         self.label_scale = 1.0  # presentation mode: larger labels
+        self.floor_grid = None  # (base x, base y, half width, line step, z) of the grid
+        self._init_interaction()  # mouse handlers, overlays, pre-paint hooks (view_input)
+        self.frames_shown: set[int] = set()  # link frames drawn even with link frames off
         if session is not None:
             self.attach(session)
 
@@ -253,6 +249,7 @@ class RobotScene(SceneWindow):
         step = meshes.nice_step(2 * half, 16)
         half = math.ceil(half / step) * step
         z = self._floor_z
+        self.floor_grid = (bx, by, half, step, z)  # for the grid's labels (view_labels)
         big = 3.0 * half  # the plane runs past the grid so its edge rarely shows
         plane_v = np.array([[-big, -big, 0], [big, -big, 0], [big, big, 0], [-big, big, 0]],
                            np.float32)
@@ -423,18 +420,25 @@ class RobotScene(SceneWindow):
                 lab.text = names[int(np.argmax(np.abs(lab.point)))]
         self.update()
 
+    def show_frame(self, k: int, on: bool = True) -> None:
+        """Draw the axes of frame ``k`` (0 = base) even while link frames are off."""
+        (self.frames_shown.add if on else self.frames_shown.discard)(int(k))
+        self._apply_visibility()
+        self.update()
+
     def _apply_visibility(self) -> None:
         d = self._display
         meshes_on = d.show_meshes and bool(getattr(self, "_mesh_frames", None))
         show = {"joint": d.show_joints, "link": d.show_links, "wrist": d.show_wrist,
                 "frames": d.show_link_frames, "floor": d.show_floor, "base": d.show_base,
                 "mesh": meshes_on}
+        extra = self.frames_shown  # single link frames asked for (a link's menu)
 
         def shown(p) -> bool:
             if meshes_on and p.kind in ("joint", "link"):
                 # with meshes, sticks only where a mesh is missing (link drawn as a stick)
                 return show[p.kind] and p.frame in self._missing_frames
-            return show[p.kind]
+            return show[p.kind] or (p.kind == "frames" and p.frame in extra)
 
         for item, sel in self._batches:
             item.set_shown([shown(self._parts[k]) for k in sel], shadow=d.show_shadow)
@@ -522,112 +526,6 @@ class RobotScene(SceneWindow):
                 return tuple(part.item.opts["color"])
         raise KeyError(f"no joint {j}")
 
-    # -- camera --------------------------------------------------------------------------
-    def set_camera(self, preset: str | None = None, *, azimuth: float | None = None,
-                   elevation: float | None = None, distance: float | None = None,
-                   center=None) -> None:
-        """Camera by preset (``iso``, ``front``, ``side``, ``top``) and/or explicit values."""
-        if preset is not None:
-            try:
-                az, el = CAMERA_PRESETS[preset]
-            except KeyError:
-                raise ValueError(
-                    f"unknown view {preset!r}; presets: {', '.join(CAMERA_PRESETS)}") from None
-            azimuth = az if azimuth is None else azimuth
-            elevation = el if elevation is None else elevation
-        pos = QtGui.QVector3D(*map(float, center)) if center is not None else None
-        self.setCameraPosition(pos=pos, distance=distance, elevation=elevation, azimuth=azimuth)
-
-    def fit_to_robot(self) -> None:
-        """Centre the camera on the robot (current pose, tool axes, pedestal, shadow) and
-        move it just far enough that all of it is in view."""
-        if self._robot is None or self._frames is None:
-            return
-        F, s = self._frames, self._scale
-        pts = [F[:, :3, 3], F[-1, :3, 3] + 1.8 * s * F[-1, :3, :3].T]  # origins, axis tips
-        base = self._robot.base[:3, 3]
-        shadow = F[:, :3, 3].copy()
-        shadow[:, 2] = self._floor_z
-        for provider in self._fit_providers:
-            extra = np.asarray(provider(), dtype=float).reshape(-1, 3)
-            if extra.size:
-                pts.append(extra)
-        pts = np.vstack(pts + [shadow, [[base[0], base[1], self._floor_z]]])
-        center = (pts.min(0) + pts.max(0)) / 2
-        self.opts["center"] = QtGui.QVector3D(*center)
-        V = np.array(self.viewMatrix().data(), float).reshape(4, 4).T
-        cam = (np.hstack([pts, np.ones((len(pts), 1))]) @ V.T)[:, :3]
-        cam[:, 2] += self.opts["distance"]  # coordinates relative to the centre, z to the eye
-        w, h = max(self.width(), 1), max(self.height(), 1)
-        tx = math.tan(math.radians(self.opts["fov"]) / 2)  # pyqtgraph's fov is horizontal
-        ty = tx * h / w
-        pad = 1.2 * s
-        ax, ay = np.abs(cam[:, 0]) + pad, np.abs(cam[:, 1]) + pad
-        if self._projection == "perspective":
-            dist = float(np.max(np.maximum(cam[:, 2] + ax / tx, cam[:, 2] + ay / ty)))
-        else:
-            dist = float(max(ax.max() / tx, ay.max() / ty))
-        self.setCameraPosition(distance=1.03 * dist)
-
-    def add_fit_points(self, provider) -> None:
-        """Keep ``provider()`` -> (k, 3) world points in view when fitting (trail, ghosts)."""
-        self._fit_providers.append(provider)
-
-    @property
-    def auto_fit(self) -> bool:
-        """True until the user moves the camera: the view refits itself when it changes."""
-        return self._auto_fit
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        if self._auto_fit:
-            self.fit_to_robot()
-
-    def mousePressEvent(self, event) -> None:  # noqa: N802
-        self._auto_fit = False
-        super().mousePressEvent(event)
-
-    def wheelEvent(self, event) -> None:  # noqa: N802
-        self._auto_fit = False
-        super().wheelEvent(event)
-
-    def set_projection(self, kind: str) -> None:
-        """``"perspective"`` or ``"orthographic"``."""
-        if kind not in ("perspective", "orthographic"):
-            raise ValueError(f"projection must be 'perspective' or 'orthographic', got {kind!r}")
-        self._projection = kind
-        self.update()
-
-    def projectionMatrix(self, region=None, viewport=None) -> QtGui.QMatrix4x4:  # noqa: N802
-        if region is None:
-            region = viewport = self.getViewport()
-        x0, y0, w, h = viewport
-        dist = self.opts["distance"]
-        t = math.tan(0.5 * math.radians(self.opts["fov"]))
-        # near/far close around the scene keep depth precision for the floor shadow
-        near, far = dist * 0.02, dist * 20.0
-        r = (near if self._projection == "perspective" else dist) * t
-        tt = r * h / w
-        left = r * ((region[0] - x0) * (2.0 / w) - 1)
-        right = r * ((region[0] + region[2] - x0) * (2.0 / w) - 1)
-        bottom = tt * ((region[1] - y0) * (2.0 / h) - 1)
-        top = tt * ((region[1] + region[3] - y0) * (2.0 / h) - 1)
-        M = QtGui.QMatrix4x4()
-        if self._projection == "perspective":
-            M.frustum(left, right, bottom, top, near, far)
-        else:
-            M.ortho(left, right, bottom, top, -far, far)
-        return M
-
-    def project(self, points) -> np.ndarray:
-        """World points (k, 3) -> widget pixel coordinates (k, 2), y down."""
-        P = np.atleast_2d(np.asarray(points, float))
-        vp = self.getViewport()
-        mvp = self.projectionMatrix(vp, vp) * self.viewMatrix()
-        M = np.array(mvp.data(), float).reshape(4, 4).T  # Qt stores column-major
-        h = np.hstack([P, np.ones((len(P), 1))]) @ M.T
-        ndc = h[:, :2] / h[:, 3:4]
-        return np.stack([(ndc[:, 0] + 1) / 2 * vp[2], (1 - ndc[:, 1]) / 2 * vp[3]], axis=1)
 
     # -- drawing and grabbing -----------------------------------------------------------------
     def paint(self, *, region, viewport, useItemNames=False) -> None:
@@ -640,6 +538,8 @@ class RobotScene(SceneWindow):
             cover = plane_covers_viewport(np.array(mvp.data(), float).reshape(4, 4).T,
                                           z, xlim, ylim)
             self._plane.skip = cover
+        for fn in self._pre_paint:
+            fn()
         floor = self._plane.opts["color"] if cover else None
         self.opts["bgcolor"] = tuple(floor) if floor is not None else self._background
         super().paint(region=region, viewport=viewport, useItemNames=useItemNames)
@@ -658,16 +558,22 @@ class RobotScene(SceneWindow):
         return np.array(pts, float).reshape(-1, 4)[:, :3]
 
     def has_overlay(self) -> bool:
-        return bool(self._visible_labels()) or bool(self.overlay_painters)
+        return (bool(self._visible_labels()) or bool(self.overlay_painters)
+                or bool(self._overlays))
 
     def paint_overlay(self, painter: QtGui.QPainter) -> None:
-        """The robot's name and the wrist axis letters, at their projected points; then
-        each of ``overlay_painters`` (``fn(painter, scene)``, e.g. D-H frame labels)."""
+        """Each of ``overlay_painters`` (``fn(painter, scene)``, e.g. D-H frame labels),
+        the robot's name and the wrist axis letters at their projected points, then the
+        overlays added with :meth:`add_overlay` (handle, links, grid labels)."""
         for fn in self.overlay_painters:
             fn(painter, self)
         labels = self._visible_labels()
-        if not labels:
-            return
+        if labels:
+            self._paint_labels(painter, labels)
+        for paint in self._overlays:
+            paint(painter)
+
+    def _paint_labels(self, painter: QtGui.QPainter, labels) -> None:
         xy = self.project(self.label_points(labels))
         painter.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
         font = self.font()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from robogui.engine.transforms import rotx, rotz
 from robogui.session.autosave import Autosaver
@@ -142,7 +142,7 @@ def test_jog_keys_held_in_the_panel(qtbot, pendant, session, clock):
 
 
 def shown_window(qtbot, session, settings, errors, size=(1600, 1000)):
-    """A fresh main window (no saved layout) shown at ``size``."""
+    """A fresh main window (no saved layout) shown at ``size``, on its Teach task (Ctrl+2)."""
     from robogui.app.main_window import MainWindow
 
     win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
@@ -150,12 +150,35 @@ def shown_window(qtbot, session, settings, errors, size=(1600, 1000)):
     win.resize(*size)
     win.show()
     qtbot.waitExposed(win)
+    press_ctrl(qtbot, win, QtCore.Qt.Key.Key_2)
+    assert win.tasks.current == "teach"
     return win
 
 
-def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings, errors):
-    """A fresh window at 1600 x 1000: all twelve jog buttons, the speed and the tool editor
-    are in sight without scrolling (the dock split once left only the -X/+X row)."""
+def press_ctrl(qtbot, win, key) -> None:
+    """Ctrl+``key`` typed into the active window (window shortcuts need it active)."""
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=3000)
+    qtbot.keyClick(win, key, QtCore.Qt.KeyboardModifier.ControlModifier)
+
+
+def click_dock_tab(qtbot, win, title: str) -> None:
+    """Click the tab ``title`` of a dock tab group, as a person brings a dock forward."""
+    for bar in win.findChildren(QtWidgets.QTabBar):
+        if bar.isVisible():
+            for i in range(bar.count()):
+                if bar.tabText(i) == title:
+                    qtbot.mouseClick(bar, QtCore.Qt.MouseButton.LeftButton,
+                                     pos=bar.tabRect(i).center())
+                    qtbot.waitUntil(lambda: win.findChild(
+                        QtWidgets.QDockWidget, "dock_" + title.lower()).widget().isVisible())
+                    return
+    raise AssertionError(f"no visible tab {title!r}")
+
+
+def test_jog_pendant_is_in_sight_in_the_teach_task(qtbot, session, settings, errors):
+    """A fresh window at 1600 x 1000 on Teach: all twelve jog buttons, the speed and the
+    tool editor are in sight without scrolling (a dock split once left only the -X/+X row)."""
     win = shown_window(qtbot, session, settings, errors)
     p = win.teach
     area = p.docks["jog"].widget()
@@ -164,8 +187,11 @@ def test_jog_pendant_is_in_sight_under_the_pose_readout(qtbot, session, settings
                              and not area.verticalScrollBar().isVisible()), timeout=3000)
     for w in [*p.jog.buttons.values(), p.jog.speed_slider, *p.tool.boxes, p.tool.reset_button]:
         assert w.visibleRegion().boundingRect().size() == w.size(), w
-    # the pose readout keeps what it needs above it
-    assert win.pose_dock.widget().height() >= win.pose_dock.widget().minimumSizeHint().height()
+    # back on Drive the pose readout has what it needs under the joint sliders
+    press_ctrl(qtbot, win, QtCore.Qt.Key.Key_1)
+    qtbot.waitUntil(lambda: win.pose_dock.isVisible() and not p.docks["jog"].isVisible())
+    qtbot.waitUntil(lambda: win.pose_dock.widget().height()
+                    >= win.pose_dock.widget().minimumSizeHint().height(), timeout=3000)
     win.close()
 
 
@@ -441,6 +467,7 @@ def test_check_results_are_in_sight_and_wrap(qtbot, session, settings, errors):
     win = shown_window(qtbot, session, settings, errors)
     p = win.teach
     panel = p.program
+    click_dock_tab(qtbot, win, "Program")
     for pose in ("qz", "qr", "qn", "qs"):
         session.go_to_pose(pose)
         click(qtbot, panel.record_button)

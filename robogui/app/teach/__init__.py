@@ -91,67 +91,6 @@ def _scroll(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
     return area
 
 
-def _layout_restored(window) -> bool:
-    """True when the window restored a saved dock layout (which then must not be undone)."""
-    if not getattr(window, "_restore_layout", False):
-        return False
-    q = getattr(getattr(window, "settings", None), "q", None)
-    state = q.value("window/state") if q is not None else None
-    return isinstance(state, QtCore.QByteArray) and not state.isEmpty()
-
-
-class _FirstShow(QtCore.QObject):
-    """Calls ``fn`` once, on the next turn of the event loop after ``window`` is first shown."""
-
-    def __init__(self, window, fn):
-        super().__init__(window)
-        self._fn = fn
-        window.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
-        if event.type() == QtCore.QEvent.Type.Show:
-            obj.removeEventFilter(self)
-            QtCore.QTimer.singleShot(0, self._fn)
-        return False
-
-
-def _balance_on_first_show(window, pairs) -> None:
-    """Give each readout dock (pose, joints) the height it asks for and the pendant dock
-    under it the rest, once the window has its real size.
-
-    Before the window is shown its dock area is small; the docks then grow in proportion,
-    which left the Jog dock a sixth of the right column (only its -X/+X row in sight at
-    1600 x 1000) while the pose readout stood half empty. A restored layout is kept.
-    """
-    vertical = QtCore.Qt.Orientation.Vertical
-    targets = {}
-
-    def balance():
-        if _layout_restored(window):
-            return
-        for upper, lower in pairs:
-            if upper is None or upper.isFloating() or lower.isFloating():
-                continue
-            total = upper.height() + lower.height()
-            want = min(upper.sizeHint().height(), total // 2)  # the hint has the title bar
-            targets[lower] = (want, total - want)
-            window.resizeDocks([upper, lower], [want, total - want], vertical)
-        QtCore.QTimer.singleShot(0, correct)
-
-    def correct():
-        # resizeDocks also shares out the tab bar under a tabbed dock: once the layout
-        # has run, ask again less what it got wrong (the upper's minimum may still win)
-        for upper, lower in pairs:
-            if lower not in targets:
-                continue
-            a, b = targets[lower]
-            err = b - lower.height()
-            if abs(err) > 1:
-                window.resizeDocks([upper, lower], [a - err, b + err], vertical)
-
-    window._teach_first_show = _FirstShow(window, balance)
-
-
 def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_path=None,
                           offer_recovery: bool = True, error_presenter=None, clock=None
                           ) -> TeachPendant:
@@ -187,20 +126,14 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
     jl.addStretch(1)
 
     right = QtCore.Qt.DockWidgetArea.RightDockWidgetArea
-    left = QtCore.Qt.DockWidgetArea.LeftDockWidgetArea
     docks = {"jog": dock_panel(window, _scroll(jog_page), "Jog", right),
              "target": dock_panel(window, _scroll(target), "Go to", right),
-             "program": dock_panel(window, _scroll(program), "Program", left)}
-    # right: the pose readout stays in sight above Jog | Go to; left: the program under
-    # the joint sliders (both columns are tall, the sliders and readout are not)
-    pose, joints = getattr(window, "pose_dock", None), getattr(window, "joint_dock", None)
-    if pose is not None:
-        window.splitDockWidget(pose, docks["jog"], QtCore.Qt.Orientation.Vertical)
+             "program": dock_panel(window, _scroll(program), "Program", right)}
+    # tabbed in one column: robogui's main window shows them as its Teach task
+    # (app/tasks.py), which lays them out and remembers where the user put them
     window.tabifyDockWidget(docks["jog"], docks["target"])
-    if joints is not None:
-        window.splitDockWidget(joints, docks["program"], QtCore.Qt.Orientation.Vertical)
+    window.tabifyDockWidget(docks["jog"], docks["program"])
     docks["jog"].raise_()
-    _balance_on_first_show(window, [(pose, docks["jog"]), (joints, docks["program"])])
 
     ghosts = trail = None
     if view is not None:
