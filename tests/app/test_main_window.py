@@ -212,11 +212,14 @@ def test_plot_docks_exist_from_the_first_frame_and_a_quick_close_keeps_them(qtbo
     qtbot.waitExposed(win)
     assert win.plot_docks is None  # the panels come after the first frame
     torques = win.findChild(QtWidgets.QDockWidget, "dock_torques")
-    assert torques.isVisible()
+    assert win.tasks.current == "drive" and torques.isHidden()  # the Analyse task's
+    win.tasks.actions["analyse"].trigger()
+    assert torques.isVisible() and win.plot_docks is None
     win.close()  # before the panels were built
     win = make()
     win.show()
     qtbot.waitExposed(win)
+    assert win.tasks.current == "analyse"
     docks = win.ensure_plots().docks
     qtbot.wait(20)
     assert docks["torques"].isVisible() and docks["joint_state"].isVisible()
