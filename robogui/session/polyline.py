@@ -84,7 +84,11 @@ def screen_segments(points: np.ndarray, tol: float | None = None,
             (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (
                 (a[:, 1] > b[:, 1]) | ((a[:, 1] == b[:, 1]) & (a[:, 2] > b[:, 2])))))
         lo, hi = np.where(swap[:, None], b, a), np.where(swap[:, None], a, b)
-        _, first = np.unique(np.concatenate([lo, hi], axis=1), axis=0, return_index=True)
+        # one 64-bit key per segment (a hash of its six cell indices: a rare collision
+        # drops one sub-pixel segment), then a plain 1-D unique: fast, short GIL holds
+        mult = np.array([1, 73856093, 19349663, 83492791, 2654435761, 97531], dtype=np.uint64)
+        key = (np.concatenate([lo, hi], axis=1).astype(np.uint64) * mult).sum(axis=1)
+        _, first = np.unique(key, return_index=True)
         first.sort()
         if len(first) <= max_segments:
             seg = np.empty((2 * len(first), 3))
@@ -112,7 +116,7 @@ def point_at(t: np.ndarray, points: np.ndarray, time: float) -> np.ndarray:
     return p[i] + w * (p[j] - p[i])
 
 
-def tool_path(robot, q: np.ndarray, *, chunk: int = 50_000, cancel=None) -> np.ndarray | None:
+def tool_path(robot, q: np.ndarray, *, chunk: int = 20_000, cancel=None) -> np.ndarray | None:
     """Tool-centre-point positions (k, 3) of ``robot`` at the joint vectors ``q`` (k, n),
     base and tool included: batched ``fkine`` ``chunk`` rows at a time. ``cancel()``
     (optional) is asked between chunks; True stops and returns None.

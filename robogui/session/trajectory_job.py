@@ -2,24 +2,26 @@
 
 Parsing a 1,000,000-row CSV holds Python's GIL for seconds (the text is split and
 converted by numpy in long calls), so a thread would still freeze the window. A child
-process (``spawn``, safe next to Qt's threads) reads the file with the same loader as
-the synchronous path, reports its stage through a pipe and writes the arrays as ``.npy``
-files; the GUI maps them (``mmap``) when the child is done. Killing the child cancels.
+process reads the file with the same loader as the synchronous path, reports its stage
+on stdout and writes the arrays as ``.npy`` files; the GUI maps them (``mmap``) when the
+child is done. Killing the child cancels.
 
-Protocol on the pipe (child -> parent), one tuple per message:
-``("stage", text, fraction)``, then ``("done", {"name": str, "files": {key: path}})``
-or ``("error", message)``.
+The child is ``python -m robogui.session.trajectory_job PATH N OUT_DIR`` (a fresh
+interpreter: nothing of the parent, not its main module, is imported). It prints one
+JSON object per line: ``{"stage": text, "fraction": f}``, then ``{"done": {"name": str,
+"files": {key: path}}}`` or ``{"error": message}``.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["CsvJob", "start_csv_job", "collect_trajectory"]
+__all__ = ["child_command", "parse_message", "collect_trajectory", "main"]
 
 
 @dataclass
@@ -29,13 +31,19 @@ class _Joints:
     n: int
 
 
-def _child(path: str, n: int, out_dir: str, conn) -> None:
+def _say(**message) -> None:
+    print(json.dumps(message), flush=True)
+
+
+def main(argv=None) -> int:
+    """The child: read ``PATH`` for ``N`` joints, write the arrays into ``OUT_DIR``."""
+    path, n, out_dir = (argv if argv is not None else sys.argv[1:])[:3]
     try:
         from robogui.session.trajectories import load_trajectory_csv
 
-        conn.send(("stage", "reading and checking the file", 0.05))
-        traj = load_trajectory_csv(path, _Joints(n))
-        conn.send(("stage", "handing the samples over", 0.85))
+        _say(stage="reading and checking the file", fraction=0.05)
+        traj = load_trajectory_csv(path, _Joints(int(n)))
+        _say(stage="handing the samples over", fraction=0.85)
         files = {}
         for key in ("t", "q", "qd", "qdd"):
             arr = getattr(traj, key)
@@ -43,51 +51,40 @@ def _child(path: str, n: int, out_dir: str, conn) -> None:
                 f = Path(out_dir) / f"{key}.npy"
                 np.save(f, np.ascontiguousarray(arr))
                 files[key] = str(f)
-        conn.send(("done", {"name": traj.name, "files": files}))
+        _say(done={"name": traj.name, "files": files})
     except Exception as exc:  # noqa: BLE001 - every failure goes back as a message
-        conn.send(("error", str(exc) if isinstance(exc, ValueError)
-                   else f"{path}: {type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+        _say(error=str(exc) if isinstance(exc, ValueError)
+             else f"{path}: {type(exc).__name__}: {exc}")
+        return 1
+    return 0
 
 
-@dataclass
-class CsvJob:
-    """A running child: poll :attr:`conn` for messages, :meth:`cancel` to stop it."""
+def child_command(path, n: int, out_dir) -> tuple[str, list[str], dict[str, str]]:
+    """(program, arguments, extra environment) to start the child for ``path``: the
+    same interpreter, and this copy of robogui first on its path."""
+    import robogui
 
-    process: mp.process.BaseProcess
-    conn: object
-    out_dir: str
-
-    def messages(self) -> list[tuple]:
-        """The messages that arrived (never blocks)."""
-        out = []
-        try:
-            while self.conn.poll():
-                out.append(self.conn.recv())
-        except (EOFError, OSError):
-            if self.process.exitcode not in (None, 0) and not any(
-                    m[0] in ("done", "error") for m in out):
-                out.append(("error", f"the CSV reader stopped (exit code "
-                                     f"{self.process.exitcode})"))
-        return out
-
-    def cancel(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(timeout=5)
-        self.conn.close()
+    root = str(Path(robogui.__file__).resolve().parents[1])
+    return (sys.executable, ["-m", "robogui.session.trajectory_job", str(path), str(int(n)),
+                             str(out_dir)], {"PYTHONPATH": root})
 
 
-def start_csv_job(path, n: int, out_dir) -> CsvJob:
-    """Start reading ``path`` (a trajectory for ``n`` joints) in a child process."""
-    ctx = mp.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(str(path), int(n), str(out_dir), child),
-                       daemon=True, name="robogui-csv")
-    proc.start()
-    child.close()
-    return CsvJob(proc, parent, str(out_dir))
+def parse_message(line: str) -> tuple | None:
+    """A child's output line as ``("stage", text, fraction)``, ``("done", result)`` or
+    ``("error", message)``; None for anything else."""
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(msg, dict):
+        return None
+    if "stage" in msg:
+        return ("stage", str(msg["stage"]), float(msg.get("fraction", 0.0)))
+    if "done" in msg:
+        return ("done", msg["done"])
+    if "error" in msg:
+        return ("error", str(msg["error"]))
+    return None
 
 
 def collect_trajectory(result: dict):
@@ -97,3 +94,7 @@ def collect_trajectory(result: dict):
     arrays = {k: np.load(f, mmap_mode="r") for k, f in result["files"].items()}
     return Trajectory(arrays["t"], arrays.get("q"), arrays.get("qd"), arrays.get("qdd"),
                       name=result.get("name", ""))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -255,7 +255,7 @@ def test_large_csv_loads_in_the_background_with_progress_and_cancel(qtbot, windo
     before = session.trajectory
     assert tl.load_csv(path, background=True)
     qtbot.mouseClick(tl.progress_row.cancel_button, QtCore.Qt.MouseButton.LeftButton)
-    assert tl.csv_load.finished and not tl.csv_load.job.process.is_alive()
+    assert tl.csv_load.finished and not tl.csv_load.running
     assert session.trajectory is before and not tl.progress_row.isVisible()
     # a malformed big file: the loader's own message, the trajectory kept
     bad = tmp_path / "bad.csv"

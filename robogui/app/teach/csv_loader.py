@@ -1,14 +1,15 @@
 """Loading a large trajectory CSV without freezing the window, with progress and cancel.
 
-A :class:`BackgroundCsvLoad` starts :func:`robogui.session.trajectory_job.start_csv_job`
-(a child process reads the file), polls it from a Qt timer, shows its stage in a
-progress bar with a Cancel button, and hands the Trajectory to ``on_done`` on the GUI
-thread. Errors go to ``on_error(message)``; cancelling kills the child and keeps the
+A :class:`BackgroundCsvLoad` runs :mod:`robogui.session.trajectory_job` in a child
+process (a ``QProcess``: its output arrives as events, nothing blocks), shows its stage
+in a progress bar with a Cancel button, and hands the Trajectory to ``on_done`` on the
+GUI thread. Errors go to ``on_error(message)``; cancelling kills the child and keeps the
 current trajectory.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.trajectory_job import collect_trajectory, start_csv_job
+from robogui.session.trajectory_job import child_command, collect_trajectory, parse_message
 
 __all__ = ["BackgroundCsvLoad", "ProgressRow", "BACKGROUND_BYTES"]
 
@@ -69,7 +70,18 @@ class BackgroundCsvLoad(QtCore.QObject):
         self.path = Path(path)
         self.progress, self.on_done, self.on_error = progress, on_done, on_error
         self._dir = tempfile.mkdtemp(prefix="robogui-csv-")
-        self.job = start_csv_job(self.path, n, self._dir)
+        self.process = QtCore.QProcess(self)
+        program, args, env = child_command(self.path, n, self._dir)
+        penv = QtCore.QProcessEnvironment.systemEnvironment()
+        for key, value in env.items():
+            old = penv.value(key)
+            penv.insert(key, value + (os.pathsep + old if old else ""))
+        self.process.setProcessEnvironment(penv)
+        self.process.setProcessChannelMode(QtCore.QProcess.ProcessChannelMode.SeparateChannels)
+        self.process.readyReadStandardOutput.connect(self.poll)
+        self.process.finished.connect(lambda *_: self.poll())
+        self._buffer = b""
+        self.process.start(program, args)
         self.started = time.monotonic()
         self.finished = False
         mb = self.path.stat().st_size / 1e6
@@ -86,7 +98,12 @@ class BackgroundCsvLoad(QtCore.QObject):
         """Take the child's messages (never blocks)."""
         if self.finished:
             return
-        for msg in self.job.messages():
+        self._buffer += bytes(self.process.readAllStandardOutput())
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            msg = parse_message(line.decode("utf-8", "replace"))
+            if msg is None:
+                continue
             kind = msg[0]
             if kind == "stage":
                 self._fraction = float(msg[2])
@@ -105,10 +122,12 @@ class BackgroundCsvLoad(QtCore.QObject):
                 self._finish()
                 self.on_error(msg[1])
                 return
-        if not self.job.process.is_alive() and not self.job.conn.poll():
+        if self.process.state() == QtCore.QProcess.ProcessState.NotRunning and \
+                not self.process.bytesAvailable():
+            err = bytes(self.process.readAllStandardError()).decode("utf-8", "replace")
             self._finish()
             self.on_error(f"{self.path}: the CSV reader stopped (exit code "
-                          f"{self.job.process.exitcode})")
+                          f"{self.process.exitCode()}) {err.strip()[-300:]}")
             return
         if 0.05 <= self._fraction < 0.85:
             # the child cannot count rows while numpy parses: show time passing, bounded
@@ -118,8 +137,14 @@ class BackgroundCsvLoad(QtCore.QObject):
     def cancel(self) -> None:
         """Stop the child; nothing changes in the session."""
         if not self.finished:
-            self.job.cancel()
             self._finish()
+            self.process.kill()
+            self.process.waitForFinished(5000)
+
+    @property
+    def running(self) -> bool:
+        """True while the child process runs."""
+        return self.process.state() != QtCore.QProcess.ProcessState.NotRunning
 
     def _finish(self, keep_files: bool = False) -> None:
         self.finished = True
@@ -136,6 +161,6 @@ class BackgroundCsvLoad(QtCore.QObject):
         """Block until finished, polling (scripts and tests); True when finished."""
         end = time.monotonic() + timeout_s
         while not self.finished and time.monotonic() < end:
-            QtCore.QThread.msleep(20)
+            self.process.waitForReadyRead(50)
             self.poll()
         return self.finished
