@@ -389,7 +389,7 @@ class SymbolicDialog(QtWidgets.QDialog):
             " \u00b7 tool" if view.has_tool else "")
         self.caption.setText(
             f"<b>{view.robot_name}</b> \u2014 {view.n} axes, "
-            f"{'modified' if view.mdh else 'standard'} D-H. &nbsp; T = {chain}. &nbsp; "
+            f"{view.convention_text}. &nbsp; T = {chain}. &nbsp; "
             "s1 = sin(q1), c23 = cos(q2 + q3); t1, t2, \u2026 are shared pieces (right). "
             "Angles in rad, lengths in m.")
         self._show_entries()

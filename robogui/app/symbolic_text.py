@@ -57,6 +57,11 @@ class SymbolicView:
     A: list = field(default_factory=list)
     locations: list = field(default_factory=list)
     first_n: int | None = None
+    convention: str = ""  # "standard D-H", "general joints", ... (Robot.convention)
+
+    @property
+    def convention_text(self) -> str:
+        return self.convention or ("modified D-H" if self.mdh else "standard D-H")
 
     @property
     def definitions(self) -> dict:
@@ -120,6 +125,7 @@ def derive_view(robot, include_orientation: bool = True,
     return SymbolicView(
         key=whole.key, robot_name=whole.name if robot is whole else
         f"{whole.name}, first {robot.n} of {whole.n} joints", n=robot.n, mdh=robot.is_mdh,
+        convention=robot.convention,
         has_base=not np.array_equal(robot.base, np.eye(4)), has_tool=not robot.tool_is_identity,
         include_orientation=include_orientation, q=list(e["q"]), names=list(e["names"]),
         T=e["T"], J=e["J"], T_full=[[full_text(s) for s in row] for row in e["T"]],
@@ -147,7 +153,7 @@ def _header_lines(view: SymbolicView) -> list[str]:
     chain += " * ".join(f"A{i + 1}({q})" for i, q in enumerate(view.q))
     chain += " * tool" if view.has_tool else ""
     return [f"Symbolic kinematics of {view.robot_name} ({view.n} axes, "
-            f"{'modified' if view.mdh else 'standard'} D-H), written by robogui",
+            f"{view.convention_text}), written by robogui",
             f"T = {chain}",
             "J: base-frame Jacobian, rows vx vy vz" + (" wx wy wz" if view.include_orientation
                                                        else " (position only)")

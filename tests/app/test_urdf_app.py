@@ -149,3 +149,40 @@ def test_jog_and_dh_table_on_a_urdf_robot(qtbot, window, session):
     # the D-H editor refuses D-H edits of a general joint, with the reason
     assert not window.dh_table.model.commit(1, 2, "0 0 0")
     assert "no D-H parameters to edit" in window.dh_table.status.text()
+
+
+def test_plots_and_symbolic_dialog_on_a_urdf_robot(qtbot, errors, tmp_path):
+    from robogui.app.plots import install_plot_docks
+    from robogui.app.symbolic_dialog import SymbolicDialog
+    from robogui.engine.trajectory import jtraj
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+    from tests.urdf_files import KR5, PACKAGES
+
+    kr5 = load_robot(KR5, package_path=PACKAGES)
+    ur5 = load_robot(UR5, tip="tool0")
+    session = Session(ur5)
+    win = QtWidgets.QMainWindow()
+    win.setCentralWidget(QtWidgets.QLabel("3D view"))
+    qtbot.addWidget(win)
+    docks = install_plot_docks(win, session, tabbed=False)
+    win.show()
+    q0 = np.array([0.3, -1.2, 1.4, -1.5, -1.5, 0.2])
+    traj = jtraj(q0, q0 + 0.4, np.linspace(0.0, 1.0, 51))
+    session.set_trajectory(traj)
+    qtbot.waitUntil(lambda: docks.runner.analysis is not None
+                    and docks.runner.analysis.n_samples == 51, timeout=10000)
+    QtWidgets.QApplication.processEvents()
+    x, y = docks.torque.torque_curve("total", 1).getData()
+    np.testing.assert_allclose(y, ur5.rne(traj.q, traj.qd, traj.qdd)[:, 1], atol=1e-9)
+    docks.close()
+    win.close()
+
+    session.set_robot(kr5)
+    dlg = SymbolicDialog(session, present_error=errors)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitUntil(lambda: dlg.view is not None and not dlg.is_busy, timeout=30000)
+    assert "general joints" in dlg.caption.text()
+    assert dlg.view.n == 6 and errors == []
+    dlg.close()
