@@ -90,3 +90,24 @@ def test_mimic_on_the_chain_follows_an_off_chain_leader_at_rest(tmp_path):
     T = robot.fkine([0.3])
     np.testing.assert_allclose(T[:3, 3], [np.cos(0.3), np.sin(0.3), 0.1], atol=1e-12)
     np.testing.assert_allclose(T[:2, 0], [np.cos(0.8), np.sin(0.8)], atol=1e-12)
+
+
+def test_dynamics_tags_and_ros_package_path(tmp_path, monkeypatch):
+    import trimesh
+
+    pkg = tmp_path / "ws" / "src" / "my_arm_description" / "meshes"
+    pkg.mkdir(parents=True)
+    trimesh.creation.box().export(pkg / "base.stl")
+    path = tmp_path / "elsewhere" / "arm.urdf"
+    path.parent.mkdir()
+    path.write_text(_robot(
+        '<link name="a"><visual><geometry><mesh filename="package://my_arm_description/'
+        'meshes/base.stl"/></geometry></visual></link><link name="b"/>'
+        + GOOD_JOINT.replace("</joint>", '<dynamics damping="0.5" friction="0.2"/></joint>')))
+    monkeypatch.setenv("ROS_PACKAGE_PATH", str(tmp_path / "ws"))
+    robot = rg.load_robot(path)
+    L = robot.links[0]
+    assert L.B == 0.5 and L.Tc == (0.2, -0.2)
+    assert L.qlim == (-1.0, 1.0) and L.qd_max == 1.0 and L.tau_max == 1.0
+    (vis,) = robot.visuals
+    assert vis.filename == str(pkg / "base.stl") and vis.frame == 0

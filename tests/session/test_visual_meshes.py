@@ -50,3 +50,24 @@ def test_decimate_reaches_the_target():
     v, f, c = decimate(m.vertices, m.faces, cols, 2000)
     assert len(f) <= 2000 and len(c) == len(v)
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=0.05)
+
+
+def test_obj_and_stl_meshes_with_scale_from_a_urdf(tmp_path):
+    import trimesh
+
+    trimesh.creation.box(extents=(1.0, 1.0, 1.0)).export(tmp_path / "cube.obj")
+    trimesh.creation.icosphere(radius=1.0).export(tmp_path / "ball.stl")
+    (tmp_path / "arm.urdf").write_text("""<robot name="m">
+      <link name="a"><visual><geometry><mesh filename="cube.obj" scale="0.1 0.2 0.3"/>
+      </geometry></visual></link>
+      <link name="b"><visual><origin xyz="0 0 1"/><geometry>
+      <mesh filename="file://%s"/></geometry></visual></link>
+      <joint name="j" type="prismatic"><parent link="a"/><child link="b"/>
+      <axis xyz="1 0 0"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+    </robot>""" % (tmp_path / "ball.stl"))
+    vs = load_visuals(load_urdf(tmp_path / "arm.urdf"))
+    assert not vs.warnings
+    cube, ball = vs.meshes
+    np.testing.assert_allclose(np.ptp(cube.vertices, axis=0), [0.1, 0.2, 0.3], atol=1e-6)
+    assert cube.frame == 0 and ball.frame == 1
+    np.testing.assert_allclose(ball.vertices.mean(axis=0), [0, 0, 1], atol=1e-2)
