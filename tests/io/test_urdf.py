@@ -174,3 +174,24 @@ def test_dh_robot_to_urdf_and_back_is_the_same_robot(name, tmp_path):
     pin.framesForwardKinematics(model, data, Q[0])
     np.testing.assert_allclose(data.oMf[model.getFrameId(back.tip)].homogeneous, dh.fkine(Q[0]),
                                atol=1e-12)
+
+
+def test_code_export_of_a_urdf_robot(tmp_path):
+    """Python and C exports of the KR5 xacro's symbolic kinematics give the engine's."""
+    from robogui.engine import symbolic as S
+    from tests.engine.test_symbolic import _compile_c
+
+    robot = load_urdf(KR5, package_path=PACKAGES)
+    Q = robot.random_q(4, seed=3)
+    ns = {}
+    exec(compile(S.to_python(robot), "kr5_kin.py", "exec"), ns)  # noqa: S102
+    T, J = ns["kinematics"](Q)
+    np.testing.assert_allclose(T, robot.fkine(Q), atol=1e-12)
+    np.testing.assert_allclose(J, robot.jacob0(Q), atol=1e-12)
+    lib, dp = _compile_c(S.to_c(robot, func_name="kin"), tmp_path, "kr5")
+    for q in Q:
+        qa = np.ascontiguousarray(q)
+        Tc, Jc = np.zeros(16), np.zeros(36)
+        lib.kin(qa.ctypes.data_as(dp), Tc.ctypes.data_as(dp), Jc.ctypes.data_as(dp))
+        np.testing.assert_allclose(Tc.reshape(4, 4), robot.fkine(q), atol=1e-12)
+        np.testing.assert_allclose(Jc.reshape(6, 6), robot.jacob0(q), atol=1e-12)
