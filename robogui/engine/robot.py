@@ -442,7 +442,9 @@ class Robot:
     def __eq__(self, other) -> bool:
         return isinstance(other, Robot) and self.key == other.key and set(
             self._poses) == set(other._poses) and all(
-            np.array_equal(self._poses[k], other._poses[k]) for k in self._poses)
+            np.array_equal(self._poses[k], other._poses[k]) for k in self._poses) and (
+            self._visuals == other._visuals and self._tip == other._tip
+            and self._base_link == other._base_link)  # the meshes drawn, the chain's ends
 
     def __hash__(self) -> int:
         return hash(self.key)
