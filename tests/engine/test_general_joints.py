@@ -161,3 +161,7 @@ def test_flipped_general_joint_is_the_reversed_axis():
     Q = base.random_q(5, seed=2)
     np.testing.assert_allclose(flipped.fkine(Q), reversed_.fkine(Q), atol=1e-12)
     np.testing.assert_allclose(flipped.jacob0(Q), reversed_.jacob0(Q), atol=1e-12)
+    QD, QDD = base.random_q(5, seed=3), base.random_q(5, seed=4)
+    np.testing.assert_allclose(flipped.jacob_dot(Q, QD), reversed_.jacob_dot(Q, QD), atol=1e-12)
+    np.testing.assert_allclose(flipped.rne(Q, QD, QDD), reversed_.rne(Q, QD, QDD), atol=1e-10)
+    np.testing.assert_allclose(flipped.inertia(Q), reversed_.inertia(Q), atol=1e-10)
