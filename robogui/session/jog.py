@@ -35,7 +35,7 @@ import numpy as np
 
 from robogui.engine.checks import as_vector
 from robogui.engine.kinematics import fkine, link_matrices
-from robogui.engine.transforms import angvec2r, tr2angvec
+from robogui.engine.transforms import tr2angvec
 
 __all__ = [
     "AXES",
@@ -124,13 +124,31 @@ def _fmt_joint_value(robot, j: int, value: float) -> str:
 
 
 def _rotvec(R: np.ndarray) -> np.ndarray:
-    """Rotation vector (axis * angle, rad) of a rotation matrix, robust near identity."""
+    """Rotation vector (axis * angle, rad) of a rotation matrix, robust near identity.
+
+    On the hot path of every jog and handle drag step (several calls each): from the skew
+    part and the trace directly, without tr2angvec's validation; near 180 degrees, where
+    the skew part vanishes, tr2angvec decides the axis.
+    """
+    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])  # 2 sin(t) axis
+    s = 0.5 * math.sqrt(float(w @ w))
+    c = 0.5 * (float(R[0, 0] + R[1, 1] + R[2, 2]) - 1.0)
+    if s > 1e-6:
+        return w * (math.atan2(s, c) / (2.0 * s))
+    if c > 0:
+        return 0.5 * w  # near the identity: axis * angle to third order
     theta, v = tr2angvec(R)
     return theta * v
 
 
 def _exp(w: np.ndarray) -> np.ndarray:
-    return angvec2r(float(np.linalg.norm(w)), w)
+    """Rotation matrix of the rotation vector ``w`` (Rodrigues)."""
+    theta = math.sqrt(float(w @ w))
+    if theta < 1e-15:
+        return np.eye(3)
+    k = w / theta
+    K = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    return np.eye(3) + math.sin(theta) * K + (1.0 - math.cos(theta)) * (K @ K)
 
 
 def _dls(J: np.ndarray, e: np.ndarray, sigma_threshold: float, lambda_max: float):
