@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from robogui.engine import kinematics
-from robogui.engine.bounds import robot_bound_problems
 from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.robot import Robot
 
@@ -49,6 +48,7 @@ from . import armconfig
 from .ellipse import ELLIPSOID_KINDS
 from .observable import EventedModel, EventEmitter, Field, ListenerError, values_equal
 from .playback import Playback
+from .validation import check_trajectory, validate_robot
 
 __all__ = ["Session", "DisplayOptions", "initial_q", "robot_identity", "NEAR_LIMIT"]
 
@@ -164,10 +164,10 @@ class Session(EventEmitter):
         q_new = self._check_q(initial_q(robot) if q is None else q, robot)
         same = robot == self._robot
         if not same:
-            self._validate_robot(robot, q_new)
+            validate_robot(robot, q_new)
         keep = trajectory is _KEEP
         if not keep and trajectory is not None:
-            self._check_trajectory(trajectory, robot)
+            check_trajectory(trajectory, robot)
         old_traj = self._trajectory
         if keep:
             new_traj = old_traj
@@ -196,26 +196,6 @@ class Session(EventEmitter):
             raise ValueError(f"{robot.name!r} could not be shown, the previous robot is back: "
                              f"{exc}") from exc
         return cleared
-
-    def _validate_robot(self, robot: Robot, q: np.ndarray) -> None:
-        """Compute what the first use of ``robot`` computes, before it replaces the current
-        one: a robot with absurd values, or whose frames or gravity torque overflow at
-        ``q``, raises ValueError."""
-        problems = robot_bound_problems(robot)
-        if problems:
-            raise ValueError(f"{robot.name!r}: {problems[0]}")
-        with np.errstate(all="ignore"):
-            frames = kinematics.fkine_all(robot, q)
-        if not np.all(np.isfinite(frames)):
-            raise ValueError(f"{robot.name!r}: the link frames at q overflow (not finite)")
-        if robot.has_dynamics:
-            from robogui.engine.dynamics import gravload
-
-            with np.errstate(all="ignore"):
-                tau = np.asarray(gravload(robot, q), dtype=float)
-            if not np.all(np.isfinite(tau)):
-                raise ValueError(f"{robot.name!r}: the gravity torque at q overflows "
-                                 "(not finite)")
 
     def _snapshot(self) -> tuple:
         return (self._robot, self._q, self._trajectory, self._trajectory_robot, self._time,
@@ -346,19 +326,6 @@ class Session(EventEmitter):
         :meth:`set_robot` clears a trajectory when the new robot is not that robot."""
         return self._trajectory_robot if self._trajectory is not None else None
 
-    def _check_trajectory(self, trajectory, robot: Robot) -> None:
-        t = as_float_array(getattr(trajectory, "t", None), "trajectory.t")
-        qt = as_float_array(getattr(trajectory, "q", None), "trajectory.q")
-        if t.ndim != 1 or t.size < 1:
-            raise ValueError(f"trajectory.t must have shape (k,), k >= 1, got {t.shape}")
-        if qt.shape != (t.size, robot.n):
-            raise ValueError(
-                f"trajectory.q must have shape ({t.size}, {robot.n}), got {qt.shape}")
-        if np.any(np.diff(t) < 0) or not np.all(np.isfinite(t)):
-            raise ValueError("trajectory.t must be finite and non-decreasing")
-        if not np.all(np.isfinite(qt)):
-            raise ValueError("trajectory.q must be finite")
-
     def set_trajectory(self, trajectory, *, robot: tuple[str, int] | None = None) -> None:
         """Set (or clear, with None) the trajectory; the playhead goes to its start.
 
@@ -366,7 +333,7 @@ class Session(EventEmitter):
         current robot); the trajectory is checked completely before it replaces the
         current one, and a listener failure restores the previous one (ValueError)."""
         if trajectory is not None:
-            self._check_trajectory(trajectory, self._robot)
+            check_trajectory(trajectory, self._robot)
         if robot is not None and (not isinstance(robot, tuple) or len(robot) != 2):
             raise ValueError(f"robot must be (name, joint count), got {robot!r}")
         saved = self._snapshot()
