@@ -17,6 +17,7 @@ from robogui.engine import dynamics as D
 from robogui.engine import recursive
 from robogui.engine.dynamics_linear import delta_torque
 from robogui.engine.fdyn import accel
+from robogui.engine.ikine import ikine
 from robogui.engine.jacobians import jacob0, jacobe
 from robogui.engine.joint_model import general_links
 from robogui.engine.kinematics import fkine, fkine_all, kernel_for
@@ -159,3 +160,15 @@ def test_recursive_path_equals_the_generated_programs(case, how, monkeypatch):
     got = _everything(fresh, q, qd, qdd, fe)
     for key, value in ref.items():
         np.testing.assert_allclose(got[key], value, rtol=1e-12, atol=1e-11, err_msg=key)
+
+
+def test_ikine_on_a_long_chain_runs_on_the_recursive_kernels():
+    robot = random_chain(20, seed=5)
+    assert recursive.use_recursive(robot)
+    q = np.random.default_rng(2).uniform(-1, 1, 20)
+    T = fkine(robot, q)
+    res = ikine(robot, T)
+    assert res.success and res.residual < 1e-10
+    np.testing.assert_allclose(fkine(robot, res.q), T, atol=1e-9)
+    both = ikine(robot, np.stack([T, T]), chain=False)  # the batched search
+    assert np.all(both.success)
