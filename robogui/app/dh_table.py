@@ -24,14 +24,15 @@ from robogui.session import dh_edit
 from . import style, undo
 from .bindings import Subscriptions
 
-__all__ = ["DHTable", "DHTableModel", "dh_rows"]
+__all__ = ["DHTable", "DHTableModel", "dh_head", "dh_rows"]
 
 _ERROR_BG = "#7a2630"
 _Role = QtCore.Qt.ItemDataRole
 
 
-def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]:
-    """Header and text rows of the table (Qt-free, also used by tests)."""
+def dh_head(robot, angle_unit: str = "deg") -> list[str]:
+    """Column headers of the table for ``robot`` (without the cells: the header view asks
+    for them once per column and repaint, and a 200-link robot has 200 rows of cells)."""
     head = [c.head for c in dh_edit.COLUMNS]
     if robot.is_general:  # general (URDF) joints: origin, axis and the constant after it
         for key, text in dh_edit.GENERAL_HEADS.items():
@@ -39,6 +40,12 @@ def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]
     elif robot.is_mdh:
         head[dh_edit.column_index("a")] = "a(i-1)"
         head[dh_edit.column_index("alpha")] = "alpha(i-1)"
+    return head
+
+
+def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]:
+    """Header and text rows of the table (Qt-free, also used by tests)."""
+    head = dh_head(robot, angle_unit)
     rows = [[dh_edit.cell_text(robot, i, k, angle_unit) for k in range(len(head))]
             for i in range(robot.n)]
     return head, rows
@@ -76,7 +83,7 @@ class DHTableModel(QtCore.QAbstractTableModel):
             return str(section + 1) if role == _Role.DisplayRole else None
         col = dh_edit.COLUMNS[section]
         if role == _Role.DisplayRole:
-            head = dh_rows(self._robot, self.unit)[0][section]
+            head = dh_head(self._robot, self.unit)[section]
             unit = {"angle": self.unit, "length": "m"}.get(col.kind)
             if self._robot.is_general and col.key in dh_edit.GENERAL_HEADS:
                 return head
