@@ -78,8 +78,11 @@ def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter
         except OSError as exc:
             present("Cannot open robot", f"{name_or_path}: {exc.strerror or exc}")
             return False
+    from .undo import labelled
+
     try:
-        session.set_robot(robot)
+        with labelled(session, f"Robot {robot.name}"):  # a rolled-back change is no step
+            session.set_robot(robot)
     except ValueError as exc:  # e.g. a robot the session cannot pose
         present("Cannot open robot", f"{name_or_path}: {exc}")
         return False

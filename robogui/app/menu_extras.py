@@ -121,7 +121,14 @@ class SymbolicLegacyActions(QtCore.QObject):
                                   present_info=self.present_info, notify=self._notify)
         if robot is None:
             return False
-        self.session.set_robot(robot)
+        from .undo import labelled
+
+        try:
+            with labelled(self.session, f"Robot {robot.name}"):
+                self.session.set_robot(robot)
+        except ValueError as exc:  # refused, or a panel could not show it: the old robot stays
+            self.present_error("Cannot import robot", f"{path}: {exc}")
+            return False
         set_origin = getattr(self.window, "set_origin", None)
         if callable(set_origin):  # window title and status line say where it came from
             set_origin(path)

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.observable import values_equal
+from robogui.session.observable import ListenerError, values_equal
 
 __all__ = ["UndoManager", "manager_for", "labelled", "close_merge", "install_edit_menu",
            "HistoryDialog", "SessionCommand", "JointCommand", "RobotCommand", "ProgramCommand",
@@ -334,6 +334,11 @@ class UndoManager(QtCore.QObject):
         self._label.append((text, merge_key, collected))
         try:
             yield
+        except ValueError as exc:
+            if isinstance(exc.__cause__, ListenerError):
+                # the session rolled the change back (issue 14): nothing to undo
+                collected.clear()
+            raise
         finally:
             self._label.pop()
             if len(collected) == 1:
