@@ -139,3 +139,18 @@ def test_singular_direction_arm_config_of_stanford_arm_flips_with_wrist():
     assert np.allclose(stan.fkine(q), stan.fkine(q2), atol=1e-12)
     a, b = config_of(stan, q), config_of(stan, q2)
     assert a[:2] == b[:2] and {a[2], b[2]} == {"n", "f"}
+
+
+def test_singular_direction_said_while_jogging_a_ur5_near_its_wrist_singularity():
+    from robogui.session.jog import jog_step
+
+    ur5 = load_robot("ur5")
+    q = np.array([0.2, -0.5, 1.0, 0.3, 1e-4, 0.1])
+    e = explain_singularity(ur5, q)
+    assert e.near
+    lost = e.lost[0]
+    # jog straight into the lost direction: the pendant says which one, in words
+    axis = "xyz"[int(np.argmax(np.abs(lost.axis)))] if lost.motion == "translate" else (
+        "r" + "xyz"[int(np.argmax(np.abs(lost.axis)))])
+    res = jog_step(ur5, q, axis, 1, 0.01 if lost.motion == "translate" else math.radians(5))
+    assert res.message is not None and "Near a singularity, cannot" in res.message
