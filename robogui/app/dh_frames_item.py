@@ -4,9 +4,11 @@
 
 * one triad per link frame {0}..{n}, a ``GLLinePlotItem`` built once per robot and
   placed by ``setTransform`` on every frame change;
-* one ``GLLinePlotItem`` (line segments, per-vertex colours) for the d, theta, a and
-  alpha marks of every link, whose vertices come from
-  :func:`robogui.session.dh_frames.dh_annotations` (Qt-free) on each change;
+* one ``GLLinePlotItem`` per d, theta, a and alpha mark of every link, built once per
+  robot in the coordinates of the link frame it belongs to
+  (:func:`robogui.session.dh_frames.local_marks`, Qt-free) and placed by
+  ``setTransform``; only the shapes that depend on q (the theta arc of a revolute
+  joint, the d segment of a prismatic one) get new vertices when q changes;
 * the labels ({i} and "d2 = 0.150 m", ...) painted over the scene at projected points.
 
 ``mode`` is "off", "all" (every link) or "one" (only the highlighted link); selecting
@@ -20,7 +22,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtCore, QtGui
 
-from robogui.session.dh_frames import dh_annotations, frame_label
+from robogui.session.dh_frames import dh_annotations, frame_label, local_marks
 
 from . import style
 from .bindings import Subscriptions
@@ -54,8 +56,7 @@ class DHFramesOverlay:
         self.triads: list[gl.GLLinePlotItem] = []
         self.extra = None  # (4, 4) frame drawn in EXTRA colour, or None
         self.extra_item = None
-        self.params = gl.GLLinePlotItem(pos=np.zeros((2, 3)), mode="lines", antialias=True)
-        self.params.setDepthValue(20)
+        self.mark_items: list[tuple] = []  # (LocalMark, GLLinePlotItem), built per robot
         self._subs = Subscriptions(view)
         self._subs.connect(session.events.robot, lambda _r: self.rebuild())
         self._subs.connect(session.events.tool, lambda _t: self.update())
@@ -70,6 +71,9 @@ class DHFramesOverlay:
     def _length(self) -> float:
         return 0.12 * self.session.robot.reach * self.scale
 
+    def _radius(self) -> float:
+        return 0.6 * self._length()
+
     def rebuild(self) -> None:
         """Triads for the current robot (built once per robot)."""
         for item in self.triads:
@@ -79,6 +83,18 @@ class DHFramesOverlay:
         self.triads = [gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
                                          width=2.0 * self.scale)
                        for _ in range(self.session.robot.n + 1)]
+        for _m, item in self.mark_items:
+            if item in self.view.items:
+                self.view.removeItem(item)
+        s = self.session
+        self.mark_items = []
+        for m in local_marks(s.robot, s.q, self._radius()):
+            item = gl.GLLinePlotItem(pos=m.points, mode="line_strip", antialias=True,
+                                     color=style.rgba(PARAM_COLORS[m.name]),
+                                     width=2.5 * self.scale)
+            item.setDepthValue(20)
+            item._color = PARAM_COLORS[m.name]
+            self.mark_items.append((m, item))
         pos, col = _triad_lines(1.4 * self._length(), (EXTRA, EXTRA, EXTRA))
         self.extra_item = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
                                             width=4.0 * self.scale)
@@ -87,7 +103,7 @@ class DHFramesOverlay:
         self._readd()
 
     def _readd(self) -> None:
-        for item in [*self.triads, self.params, self.extra_item]:
+        for item in [*self.triads, *(it for _m, it in self.mark_items), self.extra_item]:
             if item is not None and item not in self.view.items:
                 self.view.addItem(item)
         self.update()
@@ -136,23 +152,32 @@ class DHFramesOverlay:
         for i, item in enumerate(self.triads):
             item.setTransform(QtGui.QMatrix4x4(*F[i].ravel().tolist()))
             item.setVisible(i in shown_frames)
-        self.marks = ([m for m in dh_annotations(s.robot, s.q, s.frames,
-                                                 radius=0.6 * self._length(),
+        # labels and tests: the world-space marks (Qt-free)
+        self.marks = ([m for m in dh_annotations(s.robot, s.q, s.frames, radius=self._radius(),
                                                  angle_unit=s.display.angle_unit)
                        if m.link in links and self._worth_showing(m)] if links else [])
-        if self.marks:
-            pos, col = [], []
-            for m in self.marks:
-                c = style.rgba(HIGHLIGHT if m.link == self.highlighted and self.mode == "all"
-                               else PARAM_COLORS[m.name])
-                seg = np.repeat(m.points, 2, axis=0)[1:-1]  # polyline -> segments
-                pos.append(seg)
-                col.append(np.tile(c, (len(seg), 1)))
-            width = (3.5 if self.highlighted >= 0 else 2.5) * self.scale
-            self.params.setData(pos=np.vstack(pos), color=np.vstack(col), width=width)
-            self.params.setVisible(True)
-        else:
-            self.params.setVisible(False)
+        shown = {(m.link, m.name) for m in self.marks}
+        variable = None
+        for m, item in self.mark_items:
+            visible = (m.link, m.name) in shown
+            item.setVisible(visible)
+            if not visible:
+                continue
+            if m.varies:  # the theta arc follows q: new vertices in its own frame
+                if variable is None:
+                    variable = {(v.link, v.name): v for v in local_marks(
+                        s.robot, s.q, self._radius()) if v.varies}
+                now = variable.get((m.link, m.name))
+                if now is None:  # the robot changed and rebuild() has not run yet
+                    continue
+                item.setData(pos=now.points)
+            item.setTransform(QtGui.QMatrix4x4(*F[m.frame].ravel().tolist()))
+            color = (HIGHLIGHT if m.link == self.highlighted and self.mode == "all"
+                     else PARAM_COLORS[m.name])
+            if item._color != color:
+                item._color = color
+                width = (3.5 if m.link == self.highlighted else 2.5) * self.scale
+                item.setData(color=style.rgba(color), width=width)
         if self.extra_item is not None:
             if self.extra is not None:
                 self.extra_item.setTransform(QtGui.QMatrix4x4(*self.extra.ravel().tolist()))
@@ -216,6 +241,6 @@ class DHFramesOverlay:
         self._subs.clear()
         if self.paint_labels in self.view.overlay_painters:
             self.view.overlay_painters.remove(self.paint_labels)
-        for item in [*self.triads, self.params, self.extra_item]:
+        for item in [*self.triads, *(it for _m, it in self.mark_items), self.extra_item]:
             if item is not None and item in self.view.items:
                 self.view.removeItem(item)

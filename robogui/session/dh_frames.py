@@ -24,7 +24,8 @@ import numpy as np
 
 from robogui.engine.checks import as_vector
 
-__all__ = ["ParameterMark", "dh_annotations", "frame_label", "ARC_POINTS"]
+__all__ = ["ParameterMark", "LocalMark", "dh_annotations", "local_marks", "frame_label",
+           "ARC_POINTS"]
 
 ARC_POINTS = 24
 
@@ -122,3 +123,51 @@ def dh_annotations(robot, q, frames: np.ndarray | None = None, *, radius: float 
             marks.append(ParameterMark(k, "d", d, np.array([corner, o1]),
                                        0.5 * (corner + o1) + 0.3 * r * x1, fmt("d", d, False)))
     return marks
+
+
+@dataclass(frozen=True)
+class LocalMark:
+    """A parameter mark in the coordinates of one link frame, for drawing it once and
+    moving it by that frame's transform: ``frame`` 0..n (the fkine_all index),
+    ``points`` (k, 3) in that frame, ``varies`` True when the shape depends on q (the
+    theta arc of a revolute joint, the d segment of a prismatic one)."""
+
+    link: int
+    name: str
+    frame: int
+    points: np.ndarray
+    varies: bool
+
+
+def local_marks(robot, q, radius: float) -> list[LocalMark]:
+    """The marks of :func:`dh_annotations` in link-frame coordinates (same order).
+
+    Standard D-H: d and theta live in frame {i-1}, a and alpha in frame {i} (where
+    ``z(i-1) = (0, sin alpha, cos alpha)``); modified D-H: alpha and a in frame {i-1},
+    theta and d in frame {i} (where ``x(i-1) = (cos theta, -sin theta, 0)``).
+    """
+    q = as_vector(q, robot.n, "q")
+    ex, ez = np.array([1.0, 0, 0]), np.array([0, 0, 1.0])
+    out: list[LocalMark] = []
+    o = np.zeros(3)
+    for k, L in enumerate(robot.links):
+        if getattr(L, "is_general", False):
+            continue
+        rev = L.joint == "R"
+        theta = q[k] + L.offset if rev else L.theta
+        d = q[k] + L.offset if not rev else L.d
+        a, al = L.a, L.alpha
+        if not robot.dh_arrays.mdh:
+            out.append(LocalMark(k, "d", k, np.array([o, d * ez]), not rev))
+            out.append(LocalMark(k, "theta", k, _arc(d * ez, ez, ex, theta, radius), rev))
+            out.append(LocalMark(k, "a", k + 1, np.array([-a * ex, o]), False))
+            z_prev = np.array([0.0, math.sin(al), math.cos(al)])
+            out.append(LocalMark(k, "alpha", k + 1, _arc(o, ex, z_prev, al, radius), False))
+        else:
+            out.append(LocalMark(k, "alpha", k, _arc(o, ex, ez, al, radius), False))
+            out.append(LocalMark(k, "a", k, np.array([o, a * ex]), False))
+            x_prev = np.array([math.cos(theta), -math.sin(theta), 0.0])
+            out.append(LocalMark(k, "theta", k + 1, _arc(-d * ez, ez, x_prev, theta, radius),
+                                 rev))
+            out.append(LocalMark(k, "d", k + 1, np.array([-d * ez, o]), not rev))
+    return out

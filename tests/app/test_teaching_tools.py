@@ -63,6 +63,22 @@ def test_dh_frames_highlight_selected_row_and_show_parameter_values(qtbot, windo
     labels = t.frames.label_positions()
     assert {f"{{{i}}}" for i in range(7)} <= set(labels)
     assert "a2 = 0.432 m" in labels and "d3 = 0.150 m" in labels
+    # every mark is a GL item built once in its link frame and placed by that frame
+    world = {(m.link, m.name): m.points for m in t.frames.marks}
+    placed = 0
+    for m, item in t.frames.mark_items:
+        if not item.visible():
+            continue
+        M = np.array(item.transform().data()).reshape(4, 4).T
+        assert np.allclose(M, session.frames[m.frame] if m.frame < 6 else
+                           session.frames[6] @ np.linalg.inv(session.robot.tool))
+        pts = (M @ np.c_[item.pos, np.ones(len(item.pos))].T).T[:, :3]
+        assert np.allclose(pts, world[(m.link, m.name)], atol=1e-6)
+        placed += 1
+    assert placed == len(world) > 6
+    before = {id(item) for _m, item in t.frames.mark_items}
+    session.set_joint(2, 0.4)  # moving a joint keeps the items, only transforms (and arcs)
+    assert {id(item) for _m, item in t.frames.mark_items} == before
     img_all = window.view.grab_array()
     # selecting a table row highlights that link's marks and frame label
     table = window.dh_table.table

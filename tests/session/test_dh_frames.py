@@ -80,3 +80,22 @@ def test_dh_frames_modified_names_a_and_alpha_by_i_minus_1():
     assert [m.name for m in marks[:4]] == ["alpha", "a", "theta", "d"]
     assert _by(marks, 2, "a").text == f"a2 = {akb.links[2].a:.3f} m"
     assert _by(marks, 1, "alpha").text.startswith("\u03b11 = ")
+
+
+@pytest.mark.parametrize("name", ["puma560", "puma560akb", "stanford"])
+def test_dh_frames_local_marks_placed_by_their_frame_equal_the_world_marks(name):
+    from robogui.session.dh_frames import local_marks
+
+    robot = load_robot(name)
+    q = robot.random_q(seed=9)
+    F = robot.fkine_all(q)
+    F[-1] = F[-1] @ np.linalg.inv(robot.tool)
+    world = dh_annotations(robot, q, radius=0.07)
+    local = local_marks(robot, q, 0.07)
+    assert [(m.link, m.name) for m in local] == [(m.link, m.name) for m in world]
+    for lm, wm in zip(local, world, strict=True):
+        pts = (F[lm.frame] @ np.c_[lm.points, np.ones(len(lm.points))].T).T[:, :3]
+        assert np.allclose(pts, wm.points, atol=1e-12)
+        # only the joint's own parameter changes shape with q
+        assert lm.varies == ((lm.name == "theta") == (robot.links[lm.link].joint == "R")
+                             and lm.name in ("theta", "d"))
