@@ -81,7 +81,8 @@ class Presentation:
         self.action.setStatusTip("large fonts, thick lines, high contrast (for a projector)")
         self.action.toggled.connect(self.set_enabled)
         if _to_bool(win.settings.q.value(SETTINGS_KEY, False)):
-            self.action.setChecked(True)
+            # once the event loop runs: the window and its docks are built and shown
+            QtCore.QTimer.singleShot(0, lambda: self.action.setChecked(True))
 
     def set_enabled(self, on: bool) -> None:
         on = bool(on)

@@ -183,3 +183,19 @@ def test_presentation_mode_scales_fonts_is_remembered_and_nothing_clipped(qtbot,
     assert app.font().pointSizeF() == base
     assert str(settings.q.value(SETTINGS_KEY)).lower() == "false"
     assert math.isclose(window.view.label_scale, 1.0)
+
+
+def test_presentation_mode_is_restored_from_settings(qtbot, session, settings):
+    from robogui.app.main_window import MainWindow
+
+    settings.q.setValue(SETTINGS_KEY, True)
+    app = QtWidgets.QApplication.instance()
+    base = app.font().pointSizeF()
+    win = MainWindow(session, settings=settings, restore=False)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.teaching.presentation.enabled)
+    assert app.font().pointSizeF() == base * FONT_SCALE
+    win.teaching.presentation.action.trigger()
+    assert app.font().pointSizeF() == base
+    win.close()
