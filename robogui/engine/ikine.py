@@ -151,25 +151,31 @@ def _residual(e, w):
     return np.maximum(ep, er)
 
 
-def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar, end=False):
+def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar, end=False, lim=None, rev=None):
     """Iterate from q (m, n) towards Tt (m, 3, 4) until every residual < tol or ilimit.
 
     ``end``: the weights w apply to the error in end-effector components.
-    Returns q, residual, iterations (all (m,)); works on the unconverged subset only.
+    Returns q, residual, iterations (all (m,)), and the best iterate inside the joint
+    limits ``lim`` (n, 2) (None: no limits) over the whole search, shifted by 2 pi into
+    them, with its residual: (m, n), (m,) (inf where no iterate was inside; computed only
+    for rows that did not converge inside the limits). Works on the unconverged subset.
     """
     m = q.shape[0]
     q = q.copy()
     res = np.full(m, np.inf)
     iters = np.zeros(m, dtype=int)
     act = np.arange(m)
+    path = []  # (rows, their iterates, residuals) per iteration: the arrays exist anyway
     step_max = 1.0  # rad (or m) per iteration: keeps undamped variants sane near singularities
     for _ in range(ilimit + 1):
-        Tc, J = _evaluate(robot, q[act])
+        qa = q[act]
+        Tc, J = _evaluate(robot, qa)
         e = _pose_error(Tt[act], Tc)
         if end:
             e, J = _to_end(Tc[:, :, :3], e, J)
         r = _residual(e, w)
         res[act] = r
+        path.append((act, qa, r))
         keep = r >= tol
         if not np.all(keep):
             act, J, e, Tc = act[keep], J[keep], e[keep], Tc[keep]
@@ -180,7 +186,44 @@ def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar, end=False):
         dq *= np.minimum(1.0, step_max / np.maximum(big, 1e-300))
         q[act] += dq
         iters[act] += 1
-    return q, res, iters
+    best_q, best_r = q.copy(), np.full(m, np.inf)
+    failed = res >= tol
+    if lim is not None:
+        failed |= ~_into_limits(q, lim, rev)[1]
+    if np.any(failed):  # only those rows' paths are looked at
+        rows = np.concatenate([a for a, _, _ in path])
+        pick = failed[rows]
+        rows = rows[pick]
+        Q = np.concatenate([x for _, x, _ in path])[pick]
+        R = np.concatenate([x for _, _, x in path])[pick]
+        if lim is not None:
+            Q, inside = _into_limits(Q, lim, rev)
+            rows, Q, R = rows[inside], Q[inside], R[inside]
+        order = np.lexsort((R, rows))  # by row, then residual: the first of a row is best
+        rows, Q, R = rows[order], Q[order], R[order]
+        first = np.ones(len(rows), dtype=bool)
+        first[1:] = rows[1:] != rows[:-1]
+        best_q[rows[first]] = Q[first]
+        best_r[rows[first]] = R[first]
+    return q, res, iters, best_q, best_r
+
+
+def _best_inside(path_q, path_r, lim, rev):
+    """The iterate with the lowest residual among those inside the limits.
+
+    path_q: (k, n) iterates, path_r: (k,) their residuals. Returns q (n,) shifted by 2 pi
+    into the limits and its residual, or (None, inf) when none lies inside.
+    """
+    Q = np.array(path_q, dtype=float)
+    R = np.array(path_r, dtype=float)
+    if lim is None:
+        inside = np.ones(len(R), dtype=bool)
+    else:
+        Q, inside = _into_limits(Q, lim, rev)
+    if not np.any(inside):
+        return None, math.inf
+    k = int(np.argmin(np.where(inside, R, np.inf)))
+    return Q[k], float(R[k])
 
 
 def _error_floats(tt, v):
@@ -207,7 +250,9 @@ def _error_floats(tt, v):
 def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
     """``_search`` for one pose, in floats where numpy's per-call cost would dominate.
 
-    tt: target top rows as 12 floats; q: (n,) start. Returns q, residual, iterations.
+    tt: target top rows as 12 floats; q: (n,) start. Returns q, residual, iterations,
+    and the path: every iterate (lists of n floats) and its residual, so that a failed
+    search can give back its best in-limit iterate (see ``_best_inside``).
     """
     from .kinematics import kernel_for
 
@@ -219,7 +264,9 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
     weighted = bool(np.any(w != 1.0))
     ql = np.asarray(q, dtype=float).tolist()  # Python floats: no numpy call per joint
     cos, sin = math.cos, math.sin
+    path_q, path_r = [], []  # appending references costs nothing per iteration
     for it in range(ilimit + 1):
+        path_q.append(ql)
         qo = [a * f + b for a, f, b in zip(ql, sgn, offs, strict=True)]
         v = kern([cos(x) for x in qo], [sin(x) for x in qo], qo)
         e = _error_floats(tt, v)
@@ -227,8 +274,9 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
             Tc = np.array(v[:12]).reshape(1, 3, 4)
             E, J = _to_end(Tc[:, :, :3], np.array(e)[None], np.array(v[12:]).reshape(1, 6, n))
             r = float(_residual(E, w)[0])
+            path_r.append(r)
             if r < tol or it == ilimit:
-                return np.array(ql), r, it
+                return np.array(ql), r, it, (path_q, path_r)
             dq = _step(method, J, E, w, Tc, lam_bar, True)[0]
             big = float(np.abs(dq).max())
             ql = (np.array(ql) + (dq / big if big > 1.0 else dq)).tolist()
@@ -236,8 +284,9 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
         we = [a * b for a, b in zip(e, wl, strict=True)]
         r = max(math.sqrt(we[0] ** 2 + we[1] ** 2 + we[2] ** 2),
                 math.sqrt(we[3] ** 2 + we[4] ** 2 + we[5] ** 2))
+        path_r.append(r)
         if r < tol or it == ilimit:
-            return np.array(ql), r, it
+            return np.array(ql), r, it, (path_q, path_r)
         if method == "lm":
             Jt = np.array(v[12:]).reshape(6, n).T
             JtW = Jt * w if weighted else Jt
@@ -262,7 +311,7 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
         if big > 1.0:  # keep undamped variants sane near singularities
             dq *= 1.0 / big
         ql = (np.array(ql) + dq).tolist()
-    return np.array(ql), r, ilimit
+    return np.array(ql), r, ilimit, (path_q, path_r)
 
 
 def _into_limits(q, qlim, revolute):
@@ -344,10 +393,11 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
         direction is damped away and the solve stalls there.
 
     Returns an :class:`IKResult`; never NaN. When no search succeeds, ``q`` is the best
-    one found inside the joint limits (lowest pose error; angles shifted by 2 pi into
-    them), ``residual`` its pose error, and ``reason`` says what went wrong: beyond the
-    arm's reach, reached only outside the limits, stalled at a singularity, or the best
-    error seen. ValueError for a target too far away to compute a pose error (1e308 m).
+    one found inside the joint limits at any iteration of any search (lowest pose error;
+    angles shifted by 2 pi into them), ``residual`` its pose error, and ``reason`` says
+    what went wrong: beyond the arm's reach, reached only outside the limits, stalled at
+    a singularity, or the best error seen. ValueError for a target too far away to
+    compute a pose error (1e308 m).
 
     ``end=k`` (1..n) solves for link frame k instead of the tool (ROBOOP
     ``inv_kin(Tobj, mj, endlink, converge)``): only joints 1..k move (``mask`` has
@@ -451,8 +501,9 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
                  lam_bar, end):
     """Vectorised searches with restarts for every pose of Tt (m, 4, 4).
 
-    A pose that no search solves gets the best q seen (the lowest pose error among the
-    search results that lie inside the joint limits, after shifting angles by 2 pi) and
+    A pose that no search solves gets the best q seen (the lowest pose error among all
+    iterates of all searches that lie inside the joint limits, after shifting angles by
+    2 pi, and the final iterates' projections onto the limits) and
     a reason built from what was seen: an end point beyond the arm's reach, solutions
     only outside the limits, or the best error and whether the arm is singular there.
     """
@@ -479,13 +530,14 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
     for _ in range(slimit):
         if pend.size == 0:
             break
+        path = None
         if pend.size == 1:
-            q1, r1, it1 = _search_one(robot, Tt34[pend[0]].ravel().tolist(), start[0], w, tol,
-                                      ilimit, method, lam_bar, end)
+            q1, r1, it1, path = _search_one(robot, Tt34[pend[0]].ravel().tolist(), start[0],
+                                            w, tol, ilimit, method, lam_bar, end)
             q, r, it = q1[None], np.array([r1]), np.array([it1])
         else:
-            q, r, it = _search(robot, Tt34[pend], start, w, tol, ilimit, method, lam_bar,
-                               end)
+            q, r, it, qb, rb = _search(robot, Tt34[pend], start, w, tol, ilimit, method,
+                                       lam_bar, end, lim, rev)
         iters[pend] += it
         conv = r < tol
         if lim is not None:
@@ -495,6 +547,16 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
         r_in = np.where(inside, r, np.inf)  # a 2 pi shift keeps the pose error
         if lim is not None and not np.all(inside):  # outside: its projection into limits
             r_in[~inside] = _pose_residual(robot, Tt34[pend[~inside]], qs[~inside], w, end)
+        # a failed search gives back its best in-limit iterate (any iteration, not only
+        # the last: the solver may pass closer than where it stops)
+        failed = ~(conv & inside)
+        if path is not None and failed[0]:
+            qb1, rb1 = _best_inside(*path, lim, rev)
+            qb, rb = (qs, r_in) if qb1 is None else (qb1[None], np.array([rb1]))
+        if path is None or failed[0]:
+            take = failed & (rb < r_in)
+            qs = np.where(take[:, None], qb, qs)
+            r_in = np.where(take, rb, r_in)
         better = r_in < res[pend]  # best in-limit q so far
         res[pend[better]] = r_in[better]
         q_out[pend[better]] = qs[better]

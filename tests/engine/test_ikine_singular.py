@@ -101,10 +101,11 @@ def test_a_solution_only_outside_the_limits_is_reported_as_such(puma):
     err = np.abs(pose_error(T, fkine(tight, res.q)))
     assert res.residual == pytest.approx(max(np.linalg.norm(err[:3]),
                                              np.linalg.norm(err[3:])), abs=1e-12)
-    # the best in-limit q is a solution projected onto the limit, not the clipped start
+    # the best in-limit q lies at (or, an iterate on the way, just inside) the limit the
+    # solutions cross, not at the clipped start
     start = ikine(tight, T, slimit=1, ilimit=1, tol=1e-300)
     assert res.residual < 0.5 * start.residual
-    assert res.q[1] == pytest.approx(np.radians(55))
+    assert res.q[1] == pytest.approx(np.radians(55), abs=2e-3)
 
 
 def test_out_of_reach_is_named_only_when_beyond_the_arm(puma):
