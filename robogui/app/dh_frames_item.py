@@ -57,6 +57,7 @@ class DHFramesOverlay:
         self.extra = None  # (4, 4) frame drawn in EXTRA colour, or None
         self.extra_item = None
         self.mark_items: list[tuple] = []  # (LocalMark, GLLinePlotItem), built per robot
+        self._drawn = True  # something may be visible (hidden once when turned off)
         self._subs = Subscriptions(view)
         self._subs.connect(session.events.robot, lambda _r: self.rebuild())
         self._subs.connect(session.events.tool, lambda _t: self.update())
@@ -100,6 +101,7 @@ class DHFramesOverlay:
                                             width=4.0 * self.scale)
         if self.highlighted >= self.session.robot.n:
             self.highlighted = -1
+        self._drawn = True  # new items start visible: the next update hides them if off
         self._readd()
 
     def _readd(self) -> None:
@@ -143,9 +145,18 @@ class DHFramesOverlay:
         if len(self.triads) != s.robot.n + 1:  # the view rebuilt before our robot event
             self.rebuild()
             return
+        links = self.visible_links()
+        if not links and self.extra is None:  # nothing to draw: no work per frame
+            if self._drawn:
+                for item in [*self.triads, *(it for _m, it in self.mark_items),
+                             self.extra_item]:
+                    item.setVisible(False)
+                self.marks, self._drawn = [], False
+                self.view.update()
+            return
+        self._drawn = True
         F = s.frames.copy()
         F[-1] = F[-1] @ np.linalg.inv(s.robot.tool)
-        links = self.visible_links()
         shown_frames = set()
         for k in links:
             shown_frames |= {k, k + 1}

@@ -73,7 +73,19 @@ class SingularityPanel(QtWidgets.QWidget):
         if self.arrows is not None and self.arrows not in self.view.items:
             self.view.addItem(self.arrows)
 
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        self.refresh()
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        super().hideEvent(event)
+        if self.arrows is not None:  # the arrows belong to the open panel
+            self.arrows.setVisible(False)
+            self.view.update()
+
     def refresh(self) -> None:
+        if not self.isVisible():
+            return  # nothing computed per frame while the panel is closed
         e = self.session.singularity
         s = e.singular_values
         self.values.setText("singular values of J: " + "  ".join(f"{v:.3g}" for v in s))

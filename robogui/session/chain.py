@@ -9,6 +9,7 @@ product ``T(0,i) = base A(1) ... A(i)``, whose frame the 3D view draws.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,13 +33,20 @@ class ChainStep:
 
 
 def symbolic_rows(robot, i: int) -> list[list[str]]:
-    """A(i) of ``robot`` as a 4x4 list of strings in ``q{i}`` (sympy's short form)."""
+    """A(i) of ``robot`` as a 4x4 list of strings in ``q{i}`` (sympy's short form);
+    cached per robot description and link (the panel refreshes on every joint move)."""
+    return [list(row) for row in _symbolic_rows(robot, int(i))]
+
+
+@lru_cache(maxsize=64)
+def _symbolic_rows(robot, i: int) -> tuple[tuple[str, ...], ...]:
     import sympy
 
     from robogui.engine.symbolic import link_matrix_sym
 
     A = link_matrix_sym(robot, i - 1)
-    return [[sympy.sstr(A[r, c], full_prec=False) for c in range(4)] for r in range(4)]
+    return tuple(tuple(sympy.sstr(A[r, c], full_prec=False) for c in range(4))
+                 for r in range(4))
 
 
 def chain_step(robot, q, i: int) -> ChainStep:
