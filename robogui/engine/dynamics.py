@@ -29,6 +29,7 @@ import numpy as np
 
 from .checks import as_float_array, as_joint_array, as_vector, check_finite_result
 from .dynamics_eval import RobotDynamics, robot_dynamics
+from .mimic import coupled
 
 __all__ = [
     "rne", "gravload", "inertia", "coriolis", "coriolis_torque", "itorque", "friction",
@@ -40,7 +41,7 @@ __all__ = [
 # -- argument handling ------------------------------------------------------------------
 def require_dynamics(robot, what: str) -> RobotDynamics:
     """The robot's dynamics data; ValueError if it has no mass, inertia or motor inertia."""
-    dyn = robot_dynamics(robot)
+    dyn = robot_dynamics(getattr(robot, "full", robot))  # mimic joints: the whole chain
     if not dyn.has_dynamics:
         raise ValueError(
             f"robot {robot.name!r} has no dynamic parameters (mass, inertia, motor inertia); "
@@ -117,6 +118,7 @@ def friction_torque(dyn: RobotDynamics, qd2d: np.ndarray) -> np.ndarray:
 
 
 # -- public functions ---------------------------------------------------------------------
+@coupled("rows", "qd")
 def friction(robot, qd) -> np.ndarray:
     """Joint friction torque (force) acting on the joints: (n,) -> (n,), (m, n) -> (m, n).
 
@@ -130,6 +132,7 @@ def friction(robot, qd) -> np.ndarray:
     return out[0] if single else out
 
 
+@coupled("rows", "q", "qd", "qdd")
 def rne(robot, q, qd, qdd, gravity=None, fext=None) -> np.ndarray:
     """Inverse dynamics by recursive Newton-Euler: joint torques, (n,) or (m, n).
 
@@ -156,6 +159,7 @@ def rne(robot, q, qd, qdd, gravity=None, fext=None) -> np.ndarray:
     return tau[0] if single and f_single else tau
 
 
+@coupled("rows", "q")
 def gravload(robot, q, gravity=None) -> np.ndarray:
     """Gravity torque ``G(q)`` (the holding torque, N m / N): (n,) -> (n,), (m, n) -> (m, n).
 
@@ -175,6 +179,7 @@ def gravload(robot, q, gravity=None) -> np.ndarray:
     return tau[0] if single else tau
 
 
+@coupled("both", "q")
 def inertia(robot, q) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` with motor armature ``Jm G^2`` on the diagonal.
 
@@ -188,10 +193,15 @@ def inertia(robot, q) -> np.ndarray:
 
 
 def motor_inertia(robot) -> np.ndarray:
-    """Armature inertia referred to the joints, ``Jm G^2``: (n,) (kg m^2 or kg)."""
+    """Armature inertia referred to the joints, ``Jm G^2``: (n,) (kg m^2 or kg); with mimic
+    joints the diagonal of ``E^T diag(Jm G^2) E`` (each follower's rotor on its leader)."""
+    cp = getattr(robot, "coupling", None)
+    if cp is not None:
+        return (cp.E ** 2).T @ robot_dynamics(robot.full).armature
     return robot_dynamics(robot).armature.copy()
 
 
+@coupled("rows", "q", "qdd")
 def itorque(robot, q, qdd) -> np.ndarray:
     """Inertia torque ``M(q) qdd`` (armature included): (n,) or (m, n). r6 ``itorque``."""
     dyn = require_dynamics(robot, "itorque")
@@ -201,6 +211,7 @@ def itorque(robot, q, qdd) -> np.ndarray:
     return tau[0] if single else tau
 
 
+@coupled("rows", "q", "qd")
 def coriolis_torque(robot, q, qd) -> np.ndarray:
     """Coriolis and centripetal torque ``C(q, qd) qd``: (n,) or (m, n).
 
@@ -214,6 +225,7 @@ def coriolis_torque(robot, q, qd) -> np.ndarray:
     return tau[0] if single else tau
 
 
+@coupled("both", "q", "qd")
 def coriolis(robot, q, qd) -> np.ndarray:
     """Coriolis matrix ``C(q, qd)``: (n,) -> (n, n), (m, n) -> (m, n, n).
 
@@ -260,6 +272,7 @@ class TorqueComponents:
                 "coriolis": self.coriolis, "friction": self.friction}
 
 
+@coupled("parts", "q", "qd", "qdd")
 def torque_components(robot, q, qd, qdd, gravity=None) -> TorqueComponents:
     """Gravity ``G(q)``, inertial ``M(q) qdd`` (with armature), Coriolis ``C(q, qd) qd`` and
     friction ``-friction(qd)`` torques; they sum to ``rne(q, qd, qdd, gravity)``.
@@ -319,6 +332,7 @@ def kinetic_energy(robot, q, qd) -> np.ndarray:
     return float(T[0]) if single else T
 
 
+@coupled("same", "q")
 def potential_energy(robot, q, gravity=None) -> np.ndarray:
     """Gravitational potential energy ``-sum_i m_i g . p_ci`` in J: scalar or (m,).
 

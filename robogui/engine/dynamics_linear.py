@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .dynamics import base_accel, itorque, joint_args, require_dynamics, rne
+from .mimic import coupled
 
 __all__ = ["torque_novelocity", "delta_torque", "dq_torque", "dqp_torque", "dtau_dq",
            "dtau_dqp"]
@@ -47,6 +48,7 @@ def _complex_step(robot, what, q2d, qd2d, qdd2d, dq, dqd, dqdd, gravity):
     return tau.real.copy(), tau.imag / _H
 
 
+@coupled("pair", "q", "qd", "qdd", "dq", "dqd", "dqdd")
 def delta_torque(robot, q, qd, qdd, dq, dqd, dqdd, gravity=None):
     """ROBOOP ``delta_torque``: ``(tau, dtau)`` with ``tau = rne(q, qd, qdd)`` and
     ``dtau = D dqdd + S1 dqd + S2 dq``. All inputs (n,) or (m, n); outputs alike."""
@@ -56,6 +58,7 @@ def delta_torque(robot, q, qd, qdd, dq, dqd, dqdd, gravity=None):
     return (tau[0], dtau[0]) if single else (tau, dtau)
 
 
+@coupled("pair", "q", "qd", "qdd", "dq")
 def dq_torque(robot, q, qd, qdd, dq, gravity=None):
     """ROBOOP ``dq_torque``: ``(tau, S2(q, qd, qdd) dq)``; inputs (n,) or (m, n)."""
     (q2d, qd2d, qdd2d, dq2d), single = joint_args(robot, (q, "q"), (qd, "qd"), (qdd, "qdd"),
@@ -64,6 +67,7 @@ def dq_torque(robot, q, qd, qdd, dq, gravity=None):
     return (tau[0], dtau[0]) if single else (tau, dtau)
 
 
+@coupled("pair", "q", "qd", "dqd")
 def dqp_torque(robot, q, qd, dqd, gravity=None):
     """ROBOOP ``dqp_torque``: ``(tau, S1(q, qd) dqd)`` with ``tau = rne(q, qd, 0)``."""
     (q2d, qd2d, dqd2d), single = joint_args(robot, (q, "q"), (qd, "qd"), (dqd, "dqd"))
@@ -84,6 +88,7 @@ def _jacobian(robot, what, q2d, qd2d, qdd2d, wrt: str, gravity) -> np.ndarray:
     return np.transpose(dtau.reshape(n, m, n), (1, 2, 0))
 
 
+@coupled("both", "q", "qd", "qdd")
 def dtau_dq(robot, q, qd, qdd, gravity=None) -> np.ndarray:
     """ROBOOP ``dtau_dq``: ``S2 = d tau / d q`` of :func:`rne`, (n, n) or (m, n, n);
     entry (i, j) is the change of torque i per unit change of q_j."""
@@ -92,6 +97,7 @@ def dtau_dq(robot, q, qd, qdd, gravity=None) -> np.ndarray:
     return S2[0] if single else S2
 
 
+@coupled("both", "q", "qd")
 def dtau_dqp(robot, q, qd, gravity=None) -> np.ndarray:
     """ROBOOP ``dtau_dqp``: ``S1 = d tau / d qd`` of :func:`rne` (independent of qdd),
     (n, n) or (m, n, n). Includes viscous friction ``B G^2`` on the diagonal."""

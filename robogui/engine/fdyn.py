@@ -68,11 +68,14 @@ class _Model:
         self.g_base = base_accel(self.dyn, gravity)
         self.torque = torque
         self.n = n
+        # mimic joints: the full chain's M and bias at Q = E q + c, reduced by E
+        self.cp = getattr(robot, "coupling", None)
+        nf = n if self.cp is None else self.cp.n_full
         prog = self.dyn.program("inertia")
         rows = np.array([i for i, _ in prog.where])
         cols = np.array([j for _, j in prog.where])
         self.rows, self.cols = rows, cols
-        self.diag = np.arange(n)
+        self.nf, self.diag = nf, np.arange(nf)
 
     def tau(self, t: float, q: np.ndarray, qd: np.ndarray) -> np.ndarray:
         if self.torque is None:
@@ -85,7 +88,10 @@ class _Model:
                              f"{exc}") from None
 
     def qdd(self, t: float, q: np.ndarray, qd: np.ndarray, coulomb: bool = True) -> np.ndarray:
-        dyn, n = self.dyn, self.n
+        dyn, n, cp = self.dyn, self.nf, self.cp
+        tau = self.tau(t, q, qd)
+        if cp is not None:
+            q, qd = cp.E @ q + cp.c, cp.E @ qd
         ql, qdl = q.tolist(), qd.tolist()
         vals = dyn.run_floats("inertia", ql)
         M = np.empty((n, n))
@@ -97,7 +103,9 @@ class _Model:
             bias -= np.array(dyn.friction_floats(qdl))
         elif dyn.has_viscous:
             bias += dyn.BG2 * qd
-        return np.linalg.solve(M, self.tau(t, q, qd) - bias)
+        if cp is not None:
+            M, bias = cp.both(M), cp.rows(bias)
+        return np.linalg.solve(M, tau - bias)
 
     def rhs(self, t: float, y: np.ndarray) -> np.ndarray:
         n = self.n

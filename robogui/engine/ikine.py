@@ -332,7 +332,7 @@ def _into_limits(q, qlim, revolute):
 def _reach_bound(robot) -> float:
     """An upper bound on the distance from the base origin to the tool point (m)."""
     total = float(np.linalg.norm(robot.tool[:3, 3]))
-    for L in robot.links:
+    for L in getattr(robot, "chain", robot.links):  # followers of mimic joints included
         total += L.length if L.is_general else abs(L.a)
         if L.joint == "R":
             total += 0.0 if L.is_general else abs(L.d)
@@ -531,7 +531,7 @@ def _solve_batch(robot, Tt, Q0, *, w, tol, ilimit, slimit, method, joint_limits,
         if pend.size == 0:
             break
         path = None
-        if pend.size == 1:
+        if pend.size == 1 and getattr(robot, "coupling", None) is None:  # float path
             q1, r1, it1, path = _search_one(robot, Tt34[pend[0]].ravel().tolist(), start[0],
                                             w, tol, ilimit, method, lam_bar, end)
             q, r, it = q1[None], np.array([r1]), np.array([it1])

@@ -14,6 +14,7 @@ import numpy as np
 
 from .checks import as_float_array, as_joint_array
 from .kinematics import check_prismatic_overflow, run_kernel
+from .mimic import coupled
 
 __all__ = ["jacob0", "jacobe", "jacobn", "jacob_dot", "dTdqi", "jacobian_dls_inv"]
 
@@ -89,6 +90,7 @@ def _end_link(robot, q, frames, end, fn):
     return out[0] if single else out
 
 
+@coupled("cols", "q")
 def jacob0(robot, q, frames=None, end: int | None = None) -> np.ndarray:
     """Jacobian in the world frame (base and tool included): (n,) -> (6, n); (m, n) -> (m, 6, n).
 
@@ -116,6 +118,7 @@ def _rotate_rows(R: np.ndarray, J: np.ndarray) -> np.ndarray:
     return np.concatenate([Rt @ J[:, :3], Rt @ J[:, 3:]], axis=1)
 
 
+@coupled("cols", "q")
 def jacobe(robot, q, frames=None, end: int | None = None) -> np.ndarray:
     """Jacobian in the end-effector (tool) frame: (n,) -> (6, n); (m, n) -> (m, 6, n).
 
@@ -142,6 +145,7 @@ def jacobe(robot, q, frames=None, end: int | None = None) -> np.ndarray:
 jacobn = jacobe  # r6 name
 
 
+@coupled("cols", "q", "qd")
 def jacob_dot(robot, q, qd, frames=None, frame="base") -> np.ndarray:
     """Time derivative of ``jacob0`` along the joint velocity ``qd`` (ROBOOP jacobian_dot).
 
@@ -219,6 +223,11 @@ def dTdqi(robot, q, i: int) -> np.ndarray:
     q2d, single = as_joint_array(q, robot.n)
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < robot.n:
         raise ValueError(f"i must be a joint index in 0..{robot.n - 1}, got {i!r}")
+    cp = getattr(robot, "coupling", None)
+    if cp is not None:  # mimic joints: the chain rule over the joints that move with i
+        Q = q2d @ cp.E.T + cp.c
+        D = sum(cp.E[k, i] * dTdqi(robot.full, Q, int(k)) for k in np.flatnonzero(cp.E[:, i]))
+        return D[0] if single else D
     from .kinematics import fkine_all
 
     F = fkine_all(robot, q2d)

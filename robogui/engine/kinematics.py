@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from .checks import as_joint_array, check_finite_result
+from .mimic import coupled
 from .recursive import kinematics_kernel, use_recursive
 
 __all__ = ["link_matrices", "fkine", "fkine_all", "joint_locations", "link_transform",
@@ -388,8 +389,13 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     Returns a flat tuple of Python floats when ``single`` (``q2d`` holds one row). For a
     batch returns the outputs for every sample: ``layout="rows"`` gives (k, m) (row i is
     output i), ``layout="samples"`` gives (m, k). ``q2d`` is taken as already checked.
-    Internal helper shared by the Jacobian and IK modules.
+    Internal helper shared by the Jacobian and IK modules. A robot with mimic joints
+    evaluates its full chain's kernel (Jacobians mapped to the independent joints).
     """
+    if getattr(robot, "coupling", None) is not None:
+        from .mimic import run_kernel_coupled
+
+        return run_kernel_coupled(robot, q2d, single, what, layout)
     dh = robot.dh_arrays
     if single:
         kern = kernel_for(robot, what)
@@ -454,6 +460,7 @@ def check_prismatic_overflow(robot, vals, q2d: np.ndarray, what: str) -> None:
         check_finite_result(vals, what, q=q2d[:, ~dh.revolute])
 
 
+@coupled("same", "q")
 def fkine(robot, q) -> np.ndarray:
     """End-effector pose, base and tool included: (n,) -> (4, 4); (m, n) -> (m, 4, 4).
 
@@ -465,10 +472,12 @@ def fkine(robot, q) -> np.ndarray:
     return np.array(vals).reshape(4, 4) if single else vals.reshape(-1, 4, 4)
 
 
+@coupled("same", "q")
 def fkine_all(robot, q) -> np.ndarray:
     """Frames of the base and every link: (n,) -> (n+1, 4, 4); (m, n) -> (m, n+1, 4, 4).
 
-    Frame 0 is the base transform; frame n has the tool applied.
+    Frame 0 is the base transform; frame n has the tool applied. With mimic joints there
+    is a frame per body: ``robot.n_bodies + 1`` frames.
     """
     q2d, single = as_joint_array(q, robot.n)
     n = robot.n
@@ -477,6 +486,7 @@ def fkine_all(robot, q) -> np.ndarray:
     return np.array(vals).reshape(n + 1, 4, 4) if single else vals.reshape(-1, n + 1, 4, 4)
 
 
+@coupled("same", "q")
 def joint_locations(robot, q) -> np.ndarray:
     """Origins of the frames of ``fkine_all``: (n,) -> (n+1, 3); (m, n) -> (m, n+1, 3).
 

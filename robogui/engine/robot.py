@@ -94,6 +94,11 @@ class Robot:
     base_link, tip : names of the first and last link of the chain (URDF robots).
     visuals : visual geometry, a tuple of :class:`robogui.engine.visual.Visual` (mesh
         file paths and primitives placed in link frames); drawn by the app.
+    mimic : coupled joints (URDF ``<mimic>``), ``{follower: (leader, multiplier, offset)}``
+        with 0-based indices into ``links``: ``q_follower = multiplier * q_leader + offset``.
+        ``links`` is then the whole chain (``robot.chain``, one body each) and ``robot.n``
+        counts the independent joints, whose ``robot.links`` carry the leader's limits
+        intersected with those its followers imply; see :mod:`robogui.engine.mimic`.
 
     >>> from robogui import Link, Robot
     >>> r = Robot([Link(a=1), Link(a=1)], name="two-link")
@@ -103,7 +108,7 @@ class Robot:
 
     __slots__ = ("_links", "_name", "_manufacturer", "_comment", "_base", "_tool",
                  "_gravity", "_poses", "_source", "_base_link", "_tip", "_visuals",
-                 "__dict__")
+                 "_chain", "_mimic", "_coupling", "__dict__")
 
     def __init__(
         self,
@@ -119,6 +124,7 @@ class Robot:
         base_link: str = "",
         tip: str = "",
         visuals: Sequence = (),
+        mimic: Mapping[int, tuple[int, float, float]] | None = None,
     ):
         links = tuple(links)
         if not links:
@@ -134,6 +140,14 @@ class Robot:
                 f"links mix standard D-H (links {std}) and modified D-H (links {mod}); "
                 "a robot uses one convention"
             )
+        self._chain = links
+        self._mimic, self._coupling = {}, None
+        if mimic:
+            from .mimic import Coupling, check_mimic
+
+            self._mimic = check_mimic(mimic, len(links))
+            self._coupling = Coupling(self._mimic, len(links))
+            links = _independent_links(links, self._coupling)
         self._links = links
         self._name = str(name)
         self._manufacturer = str(manufacturer)
@@ -168,8 +182,41 @@ class Robot:
 
     @property
     def n(self) -> int:
-        """Number of joints."""
+        """Number of (independent) joints: the length of q."""
         return len(self._links)
+
+    @property
+    def chain(self) -> tuple[Link, ...]:
+        """Every link of the chain, followers of mimic joints included (``links`` when
+        there are none): one body each, ``fkine_all`` gives their frames."""
+        return self._chain
+
+    @property
+    def n_bodies(self) -> int:
+        """Number of moving bodies, ``len(chain)``: ``fkine_all`` gives n_bodies + 1 frames."""
+        return len(self._chain)
+
+    @property
+    def mimic(self) -> dict[int, tuple[int, float, float]]:
+        """Mimic joints ``{follower: (leader, multiplier, offset)}`` (chain indices)."""
+        return dict(self._mimic)
+
+    @property
+    def coupling(self):
+        """The :class:`robogui.engine.mimic.Coupling` ``Q = E q + c``, or None."""
+        return self._coupling
+
+    @cached_property
+    def full(self) -> Robot:
+        """The chain without coupling (every joint independent); itself when uncoupled."""
+        if self._coupling is None:
+            return self
+        cp = self._coupling
+        return Robot(self._chain, name=self._name, manufacturer=self._manufacturer,
+                     comment=self._comment, base=self._base, tool=self._tool,
+                     gravity=self._gravity, source=self._source, base_link=self._base_link,
+                     tip=self._tip, visuals=self._visuals,
+                     poses={k: cp.E @ v + cp.c for k, v in self._poses.items()})
 
     @property
     def name(self) -> str:
@@ -232,7 +279,7 @@ class Robot:
     @cached_property
     def is_general(self) -> bool:
         """True when at least one link is a general (URDF) joint."""
-        return any(L.is_general for L in self._links)
+        return any(L.is_general for L in self._chain)
 
     @cached_property
     def joint_models(self):
@@ -266,13 +313,13 @@ class Robot:
     @cached_property
     def has_dynamics(self) -> bool:
         """True when at least one link has mass, inertia or motor inertia."""
-        return any(L.has_dynamics for L in self._links)
+        return any(L.has_dynamics for L in self._chain)
 
     @cached_property
     def reach(self) -> float:
         """A length scale of the arm: sum of |a| and |d| and prismatic travel, in metres."""
         total = 0.0
-        for L in self._links:
+        for L in self._chain:
             total += L.length
             if L.joint == "P" and L.qlim is not None:
                 total += max(abs(L.qlim[0]), abs(L.qlim[1]))
@@ -344,7 +391,9 @@ class Robot:
         kw = dict(links=self._links, name=self._name, manufacturer=self._manufacturer,
                   comment=self._comment, base=self._base, tool=self._tool,
                   gravity=self._gravity, poses=self._poses, source=self._source,
-                  base_link=self._base_link, tip=self._tip, visuals=self._visuals)
+                  base_link=self._base_link, tip=self._tip, visuals=self._visuals,
+                  mimic=self._mimic)
+        kw["links"] = self._chain
         kw.update(changes)
         return Robot(**kw)
 
@@ -359,10 +408,17 @@ class Robot:
         sub = cache.get(int(k))
         if sub is None:
             poses = {key: v[:k] for key, v in self._poses.items()}
-            sub = cache[int(k)] = Robot(self._links[:k], name=f"{self._name} (links 1-{k})",
+            end, mimic = k, None
+            if self._coupling is not None:  # the chain up to independent joint k's body
+                end = int(self._coupling.independent[k - 1]) + 1
+                mimic = {f: s for f, s in self._mimic.items() if f < end}
+                if any(s[0] >= end for s in mimic.values()):
+                    raise ValueError(f"the first {k} joints of {self._name!r} have a mimic "
+                                     "joint whose leader comes later")
+            sub = cache[int(k)] = Robot(self._chain[:end], name=f"{self._name} (links 1-{k})",
                                         manufacturer=self._manufacturer, base=self._base,
                                         gravity=self._gravity, poses=poses,
-                                        source=self._source)
+                                        source=self._source, mimic=mimic)
         return sub
 
     def lock(self, locked) -> Robot:
@@ -370,6 +426,9 @@ class Robot:
         joint indices to values (rad or m); see :mod:`robogui.engine.immobile`."""
         from .immobile import lock_joints
 
+        if self._coupling is not None:
+            raise ValueError(f"{self._name!r} has mimic joints; locking joints of a coupled "
+                             "chain is not supported")
         return lock_joints(self, locked)
 
     def with_tool(self, T) -> Robot:
@@ -384,7 +443,18 @@ class Robot:
         return self._copy(gravity=g)
 
     def with_links(self, links: Sequence[Link]) -> Robot:
-        return self._copy(links=tuple(links))
+        """The same robot with other links: the whole chain, or for a robot with mimic
+        joints also just its ``n`` independent links (the followers are kept)."""
+        links = tuple(links)
+        if self._coupling is not None and len(links) != len(self._chain):
+            if len(links) != self.n:
+                raise ValueError(f"{self._name!r} has mimic joints: give {self.n} independent "
+                                 f"links or the whole chain of {len(self._chain)}")
+            chain = list(self._chain)
+            for k, L in zip(self._coupling.independent, links, strict=True):
+                chain[k] = L
+            links = tuple(chain)
+        return self._copy(links=links)
 
     def replace(self, **changes) -> Robot:
         """A copy with some constructor arguments changed."""
@@ -392,7 +462,7 @@ class Robot:
 
     def nofriction(self, coulomb: bool = True, viscous: bool = False) -> Robot:
         """The same robot without Coulomb friction (and viscous if asked), as r6 ``nofriction``."""
-        return self._copy(links=tuple(L.nofriction(coulomb, viscous) for L in self._links),
+        return self._copy(links=tuple(L.nofriction(coulomb, viscous) for L in self._chain),
                           name=self._name + " (no friction)" if coulomb or viscous else self._name)
 
     def perturb(self, f: float = 0.1, seed=None) -> Robot:
@@ -412,10 +482,10 @@ class Robot:
         if not 0.0 <= f <= 1.0:  # also refuses NaN
             raise ValueError(f"f must lie in [0, 1] (a relative variation), got {f}")
         rng = np.random.default_rng(seed)
-        factors = 1.0 + f * rng.uniform(-1.0, 1.0, size=(self.n, 4))
+        factors = 1.0 + f * rng.uniform(-1.0, 1.0, size=(len(self._chain), 4))
         links = tuple(
             L.replace(Jm=L.Jm * k[0], m=L.m * k[1], r=L.r * k[2], I=L.I * k[3])
-            for L, k in zip(self._links, factors, strict=True)
+            for L, k in zip(self._chain, factors, strict=True)
         )
         return self._copy(links=links, name=self._name + " (perturbed)")
 
@@ -426,6 +496,8 @@ class Robot:
         """
         if not isinstance(other, Robot):
             return NotImplemented
+        if self._coupling is not None or other.coupling is not None:
+            raise ValueError("cannot connect robots with mimic joints in series")
         if other.is_mdh != self.is_mdh and not (self.is_general or other.is_general):
             raise ValueError("cannot connect a standard D-H robot to a modified D-H robot")
         return Robot(self._links + other.links, name=f"{self.name}*{other.name}",
@@ -436,8 +508,9 @@ class Robot:
     @cached_property
     def key(self) -> tuple:
         """A hashable description: equal keys mean the same kinematics and dynamics."""
-        return (tuple(L._key() for L in self._links), self._name,
-                tuple(self._base.ravel()), tuple(self._tool.ravel()), tuple(self._gravity))
+        return (tuple(L._key() for L in self._chain), self._name,
+                tuple(self._base.ravel()), tuple(self._tool.ravel()), tuple(self._gravity),
+                self._coupling.key if self._coupling is not None else ())
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Robot) and self.key == other.key and set(
@@ -518,13 +591,41 @@ class Robot:
         return np.clip(q, lim[:, 0], lim[:, 1])
 
 
+def _independent_links(chain: tuple[Link, ...], cp) -> tuple[Link, ...]:
+    """The independent joints' links of a coupled chain, each with its limits intersected
+    with those its followers imply (ValueError when nothing is left)."""
+    out = []
+    for k in cp.independent:
+        L = chain[k]
+        lo, hi = L.qlim if L.qlim is not None else (-math.inf, math.inf)
+        for f, (lead, _, _) in cp.mimic.items():
+            implied = cp.leader_limits(f, chain[f].qlim) if lead == k else None
+            if implied is not None:
+                lo, hi = max(lo, implied[0]), min(hi, implied[1])
+        if lo > hi:
+            raise ValueError(f"joint {k + 1}: its limits and those of its mimic joints leave "
+                             "no common range")
+        if (lo, hi) != (-math.inf, math.inf) and (lo, hi) != L.qlim:
+            if not (math.isfinite(lo) and math.isfinite(hi)):  # one side only from a follower
+                d = math.pi if L.joint == "R" else math.inf
+                lo, hi = max(lo, -d), min(hi, d)
+            L = L.replace(qlim=(lo, hi))
+        out.append(L)
+    return tuple(out)
+
+
 def _general_text(robot: Robot) -> str:
     """The description of a robot with general joints: one line per joint."""
     lines = [f"{robot.name} ({robot.manufacturer or 'unknown'}): {robot.n} axis, "
              f"{robot.structure}, {robot.convention}"]
     if robot.base_link or robot.tip:
         lines.append(f"  chain {robot.base_link or '?'} -> {robot.tip or '?'}")
-    for j, L in enumerate(robot.links, 1):
+    for j, L in enumerate(robot.chain, 1):
+        if j - 1 in robot.mimic:
+            lead, mult, off = robot.mimic[j - 1]
+            text = f"mimics joint {lead + 1}: q = {mult:.6g} q{lead + 1} + {off:.6g}"
+            lines.append(f"  {j} {L.name or ''} {L.joint}: {text}")
+            continue
         if L.is_general:
             ax = ", ".join(f"{v + 0.0:.4g}" for v in L.axis)
             text = f"origin {_frame_text(L.origin)}, axis [{ax}]"

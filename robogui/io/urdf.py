@@ -379,14 +379,13 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
             raise RobotFileError(f"<joint name={j.name!r}> on the chain to {tip!r} is "
                                  f"{j.type}: only revolute, continuous, prismatic and fixed "
                                  "joints make a serial arm", path)
-        if j.mimic is not None and j.type in MOVING:
-            leader = tree.joints.get(j.mimic.joint)
-            if leader is not None and leader in chain:
-                raise RobotFileError(f"<joint name={j.name!r}> on the chain mimics "
-                                     f"{leader.name!r}, also on the chain: a coupled chain "
-                                     "is not supported; choose a tip before it", path)
-    moving = [j for j in chain if j.type in MOVING and j.mimic is None]
-    if not moving:
+    # a mimic joint whose leader is on the chain moves with it (Robot(mimic=...)); one
+    # whose leader is elsewhere stays at its offset, as the links off the chain do
+    followed = {j.name: _chain_leader(tree, j, chain, path) for j in chain
+                if j.mimic is not None and j.type in MOVING}
+    followed = {k: v for k, v in followed.items() if v is not None}
+    moving = [j for j in chain if j.type in MOVING and (j.mimic is None or j.name in followed)]
+    if len(moving) == len(followed):
         raise RobotFileError(f"no moving joint between {tree.root!r} and {tip!r}", path)
     # body of each URDF link: the chain link (0 = base, k = moving joint k) it rides on,
     # and its transform in that body's frame at rest (the frame of the moving joint's child)
@@ -422,12 +421,46 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
         origin = body[j.parent][1] @ _origin(j.origin)
         links.append(_chain_link(j, origin, post if k == n - 1 else None, parts[k + 1],
                                  extras, path))
-    poses = {"qz": np.zeros(n)}
-    poses.update({k: v for k, v in extras["poses"].items() if len(v) == n})
-    return Robot(links, name=model.name or path.stem, manufacturer="",
-                 comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
-                 gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
-                 source=str(path), base_link=tree.root, tip=tip, visuals=visuals)
+    mimic = {index[name] - 1: (index[lead] - 1, mult, off)
+             for name, (lead, mult, off) in followed.items()}
+    n_free = n - len(mimic)
+    poses = {"qz": np.zeros(n_free)}
+    poses.update({k: v for k, v in extras["poses"].items() if len(v) == n_free})
+    try:
+        return Robot(links, name=model.name or path.stem, manufacturer="",
+                     comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
+                     gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
+                     source=str(path), base_link=tree.root, tip=tip, visuals=visuals,
+                     mimic=mimic)
+    except ValueError as exc:  # e.g. limits of a leader and its followers that never meet
+        raise RobotFileError(f"chain {tree.root} -> {tip}: {exc}", path) from None
+
+
+def _chain_leader(tree, j, chain, path: Path):
+    """(leader joint name, multiplier, offset) of the on-chain mimic joint ``j`` when its
+    leader is a moving joint on the chain (a leader that mimics in turn is followed
+    through: the coupling is composed), else None."""
+    mult = 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier)
+    off = float(j.mimic.offset or 0.0)
+    seen = {j.name}
+    leader = tree.joints.get(j.mimic.joint)
+    while leader is not None and leader.mimic is not None:
+        if leader.name in seen:
+            raise RobotFileError(f"<joint name={j.name!r}>: its <mimic> joints form a loop",
+                                 path)
+        seen.add(leader.name)
+        m2 = 1.0 if leader.mimic.multiplier is None else float(leader.mimic.multiplier)
+        mult, off = mult * m2, mult * float(leader.mimic.offset or 0.0) + off
+        leader = tree.joints.get(leader.mimic.joint)
+    if leader is None:
+        raise RobotFileError(f"<joint name={j.name!r}>: <mimic joint={j.mimic.joint!r}> "
+                             "names no joint", path)
+    if leader not in chain or leader.type not in MOVING:
+        return None
+    if not (math.isfinite(mult) and math.isfinite(off)):
+        raise RobotFileError(f"<joint name={j.name!r}>: <mimic> multiplier and offset must "
+                             f"be finite, got {mult}, {off}", path)
+    return leader.name, mult, off
 
 
 _cache: dict = {}
