@@ -14,7 +14,6 @@ import pytest
 from robogui.engine.robot import Robot
 from robogui.io.robotfile import RobotFileError
 from robogui.io.urdf import load_urdf
-
 from tests.urdf_files import ERD
 
 ARM = Path(__file__).parents[1] / "data" / "mimic_arm.urdf"
