@@ -34,3 +34,35 @@ def test_a_200_link_robot_opens_and_shows(window, session, errors, tmp_path, qtb
     qtbot.wait(50)
     image = window.view.grab_array()
     assert image.std() > 5  # the view drew something, not a blank frame
+
+
+def test_opening_a_200_link_robot_makes_no_plot_curves_until_shown(window, session, errors,
+                                                                   tmp_path, qtbot):
+    # 1,000 torque curves and 600 joint-state curves were made up front: seconds of
+    # pyqtgraph set-up while the app froze. Curves are now made when first shown.
+    from robogui.engine.trajectory import Trajectory
+
+    docks = window.ensure_plots()
+    assert window.open_robot(_chain_file(tmp_path / "chain200.toml")), errors
+    torque, state = docks.torque, docks.joint_state
+    assert torque.curve_names == [] and not state.has_curves
+    assert len(torque.legend.items) == 0 and len(state.legend.items) == 0
+    # one joint and the total only, chosen in the panel's "Show" box before a trajectory
+    torque.joint_combo.setCurrentIndex(4)  # J4
+    robot = session.robot
+    t = np.linspace(0.0, 0.5, 26)
+    session.set_trajectory(Trajectory(t, np.outer(np.sin(t), np.full(robot.n, 0.2))))
+    session.finish_change()
+    qtbot.waitUntil(lambda: docks.runner.analysis is not None
+                    and docks.runner.analysis.n_samples == len(t), timeout=20000)
+    qtbot.wait(20)
+    assert torque.curve_names == [torque.curve_name("total", 3)]
+    assert set(torque.plotted_data()) == {torque.curve_name("total", 3)}
+    x, y = torque.plotted_data()[torque.curve_name("total", 3)]
+    np.testing.assert_allclose(y, docks.runner.analysis.tau[:, 3], rtol=1e-12)
+    # another part of that joint: only its curve is added
+    torque.boxes["gravity"].click()
+    assert sorted(torque.curve_names) == sorted(
+        [torque.curve_name("total", 3), torque.curve_name("gravity", 3)])
+    assert state.has_curves  # the joint-state panel now has a trajectory to show
+    assert errors == []

@@ -39,6 +39,7 @@ class JointStatePanel(PlotPanel):
         self.set_bottom_label_only_on_last()
         self.legend = self.add_legend(columns=8)
         self._robot = None
+        self._made = False
         self._subs.connect(session.events.robot, self._on_robot)
         for name in ("angle_unit", "length_unit"):
             self._subs.connect(session.display.events[name], lambda _v: self._on_units())
@@ -57,6 +58,7 @@ class JointStatePanel(PlotPanel):
     def state_curve(self, quantity: str, j: int) -> pg.PlotDataItem:
         if quantity not in QUANTITIES:
             raise ValueError(f"quantity must be one of {QUANTITIES}, got {quantity!r}")
+        self._make_curves()
         return self.curve(self.curve_name(quantity, j))
 
     def scale(self, quantity: str) -> np.ndarray:
@@ -64,13 +66,28 @@ class JointStatePanel(PlotPanel):
         return self._units(QUANTITIES.index(quantity))[0]
 
     def _build(self) -> None:
+        """Axis labels now; the curves and legend when there is something to plot
+        (``_make_curves``): 3 n curves are seconds of pyqtgraph set-up for a 200-joint
+        robot, which would freeze the app while it opens the robot."""
         self.remove_curves()
         self.legend.clear()
+        self._made = False
+        for order, name in enumerate(QUANTITIES):
+            self.set_axis_label(self.qplots[name],
+                                f"{_AXIS_TEXT[name]} ({unit_label(self._units(order)[1])})")
+
+    @property
+    def has_curves(self) -> bool:
+        """Whether the curves exist (they are made with the first analysis shown)."""
+        return self._made
+
+    def _make_curves(self) -> None:
+        if self._made:
+            return
+        self._made = True
         with self.legend_batch(), self.curves_batch(*self.qplots.values()):
-            for order, name in enumerate(QUANTITIES):
+            for name in QUANTITIES:
                 plot = self.qplots[name]
-                self.set_axis_label(plot,
-                                    f"{_AXIS_TEXT[name]} ({unit_label(self._units(order)[1])})")
                 for j in range(self._robot.n):
                     curve = self.add_curve(plot, self.curve_name(name, j),
                                            style.joint_color(j), 1.6)
@@ -106,6 +123,8 @@ class JointStatePanel(PlotPanel):
         if a is not None:
             for name, plot in self.qplots.items():  # the final view first: one downsampling
                 self.fit(plot, a.t, [(getattr(a, name) * self.scale(name))[:, cols]])
+        if not self._made:
+            return
         for name in QUANTITIES:
             for k in range(self._robot.n):
                 self.state_curve(name, k).setVisible(k in cols)
@@ -122,6 +141,7 @@ class JointStatePanel(PlotPanel):
             self.set_seekable(False)
             return
         self.set_notice(None)
+        self._make_curves()
         self._refresh()
         for name in QUANTITIES:
             values = getattr(a, name) * self.scale(name)  # (k, n) in display units

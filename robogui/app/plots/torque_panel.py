@@ -81,6 +81,7 @@ class TorquePanel(PlotPanel):
         self.plot.addItem(self.peak_markers)
         self._peaks: list = []
         self._loaded: set[tuple[str, int]] = set()  # curves holding the analysis' data
+        self._made: set[tuple[str, int]] = set()  # curves that exist (made when first shown)
         self._legend_key = None
         self._robot = None
         self._subs.connect(session.events.robot, self._on_robot)
@@ -116,7 +117,18 @@ class TorquePanel(PlotPanel):
         """The curve of ``component`` ("total", "gravity", ...) of joint ``j`` (0-based)."""
         if component not in COMPONENTS:
             raise ValueError(f"component must be one of {', '.join(COMPONENTS)}, got {component!r}")
+        if not 0 <= j < self._robot.n:
+            raise ValueError(f"j must be a joint index 0..{self._robot.n - 1}, got {j}")
+        if (component, j) not in self._made:  # asked for before it was shown: made hidden
+            self._make_curve(component, j).setVisible(False)
         return self.curve(self.curve_name(component, j))
+
+    def _make_curve(self, comp: str, j: int) -> pg.PlotDataItem:
+        curve = self.add_curve(self.plot, self.curve_name(comp, j), style.joint_color(j),
+                               _WIDTH.get(comp, 1.4), _DASH[comp])
+        curve.setZValue(10 if comp == "total" else 5)
+        self._made.add((comp, j))
+        return curve
 
     def _on_robot(self, robot) -> None:
         self._robot = robot
@@ -126,12 +138,9 @@ class TorquePanel(PlotPanel):
         for c in self.limit_curves:
             self.plot.removeItem(c)
         self.limit_curves = []
-        with self.curves_batch(self.plot):
-            for j in range(robot.n):
-                for comp in COMPONENTS:
-                    self.add_curve(self.plot, self.curve_name(comp, j), style.joint_color(j),
-                                   _WIDTH.get(comp, 1.4), _DASH[comp]).setZValue(
-                                       10 if comp == "total" else 5)
+        # curves are made when first shown (see _refresh): a 200-joint robot would need
+        # 1,000 of them up front, seconds of pyqtgraph set-up while the app opens it
+        self._made = set()
         units = {self._unit(j) for j in range(robot.n)}
         self.set_axis_label(self.plot, "joint torque (" + " | ".join(
             u for u in ("N m", "N") if u in units) + ")")
@@ -223,21 +232,26 @@ class TorquePanel(PlotPanel):
     def _refresh(self) -> None:
         """Apply the joint and component choices to curves, limits, peaks and legend.
 
-        Curves get their data when first shown: hidden parts cost nothing.
+        Curves are made and get their data when first shown: hidden parts cost nothing.
         """
         if self._robot is None:
             return
         joints = list(range(self._robot.n)) if self.joint is None else [self.joint]
         parts = self._parts()
         self._fit(joints)  # the final view first: the curves then downsample once
-        for j in range(self._robot.n):
-            for comp in COMPONENTS:
-                curve = self.torque_curve(comp, j)
-                show = parts is not None and j in joints and comp in self.components
-                if show and (comp, j) not in self._loaded:
-                    curve.setData(self.analysis.t, parts[comp][:, j])
-                    self._loaded.add((comp, j))
-                curve.setVisible(show)
+        shown = set() if parts is None else {(c, j) for j in joints for c in self.components}
+        missing = sorted(shown - self._made, key=lambda k: (k[1], COMPONENTS.index(k[0])))
+        if missing:
+            with self.curves_batch(self.plot):
+                for comp, j in missing:
+                    self._make_curve(comp, j)
+        for comp, j in self._made:
+            curve = self.curve(self.curve_name(comp, j))
+            show = (comp, j) in shown
+            if show and (comp, j) not in self._loaded:
+                curve.setData(self.analysis.t, parts[comp][:, j])
+                self._loaded.add((comp, j))
+            curve.setVisible(show)
         for c in self.limit_curves:
             c.setVisible(c.property("joint") in joints)
         shown = [p for p in self._peaks if p.joint in joints] if "total" in self.components else []
