@@ -48,7 +48,8 @@ class ChainPanel(QtWidgets.QWidget):
         self.next_button = QtWidgets.QPushButton("Next \u25b6")
         self.stop_button = QtWidgets.QPushButton("Stop")
         self.prev_button.clicked.connect(lambda: self.go(max(1, self.i - 1)))
-        self.next_button.clicked.connect(lambda: self.go(min(self.session.robot.n, self.i + 1)))
+        self.next_button.clicked.connect(
+            lambda: self.go(min(self.session.robot.n_bodies, self.i + 1)))
         self.stop_button.clicked.connect(lambda: self.go(0))
         for b, tip in ((self.prev_button, "previous link (Left)"),
                        (self.next_button, "next link (Right)"), (self.stop_button, "Escape")):
@@ -83,12 +84,12 @@ class ChainPanel(QtWidgets.QWidget):
         layout.addWidget(scroll, 1)
         subs = self._subs = Subscriptions(self)
         subs.connect(session.events.frames, lambda _f: self.i and self.refresh())
-        subs.connect(session.events.robot, lambda _r: self.go(min(self.i, session.robot.n)))
+        subs.connect(session.events.robot, lambda _r: self.go(min(self.i, session.robot.n_bodies)))
         self.go(0)
 
     def go(self, i: int) -> None:
         """Show step ``i`` (1..n); 0 stops stepping (no highlight, no extra frame)."""
-        n = self.session.robot.n
+        n = self.session.robot.n_bodies
         if not 0 <= i <= n:
             raise ValueError(f"step must be in 0..{n}, got {i}")
         self.i = int(i)
@@ -96,7 +97,7 @@ class ChainPanel(QtWidgets.QWidget):
         self.stepped.emit(self.i)
 
     def refresh(self) -> None:
-        n = self.session.robot.n
+        n = self.session.robot.n_bodies
         self.prev_button.setEnabled(self.i > 1)
         self.next_button.setEnabled(self.i < n)
         self.stop_button.setEnabled(self.i > 0)
@@ -127,7 +128,7 @@ class ChainPanel(QtWidgets.QWidget):
             self.frames.show_extra_frame(s.T)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802
-        n = self.session.robot.n
+        n = self.session.robot.n_bodies
         k = event.key()
         if k in (Key.Key_Right, Key.Key_Down, Key.Key_PageDown, Key.Key_Space):
             self.go(min(n, self.i + 1))

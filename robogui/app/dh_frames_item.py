@@ -83,7 +83,7 @@ class DHFramesOverlay:
         pos, col = _triad_lines(self._length(), style.AXIS_COLORS)
         self.triads = [gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
                                          width=2.0 * self.scale)
-                       for _ in range(self.session.robot.n + 1)]
+                       for _ in range(self.session.robot.n_bodies + 1)]
         for _m, item in self.mark_items:
             if item in self.view.items:
                 self.view.removeItem(item)
@@ -99,7 +99,7 @@ class DHFramesOverlay:
         pos, col = _triad_lines(1.4 * self._length(), (EXTRA, EXTRA, EXTRA))
         self.extra_item = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
                                             width=4.0 * self.scale)
-        if self.highlighted >= self.session.robot.n:
+        if self.highlighted >= self.session.robot.n_bodies:
             self.highlighted = -1
         self._drawn = True  # new items start visible: the next update hides them if off
         self._readd()
@@ -119,7 +119,7 @@ class DHFramesOverlay:
 
     def highlight(self, link: int) -> None:
         """Highlight link ``link`` (0-based; -1 none) and its parameters."""
-        self.highlighted = int(link) if 0 <= int(link) < self.session.robot.n else -1
+        self.highlighted = int(link) if 0 <= int(link) < self.session.robot.n_bodies else -1
         self.update()
 
     def set_scale(self, scale: float) -> None:
@@ -132,7 +132,7 @@ class DHFramesOverlay:
         self.update()
 
     def visible_links(self) -> list[int]:
-        n = self.session.robot.n
+        n = self.session.robot.n_bodies
         if self.mode == "off":
             return []
         if self.mode == "one":
@@ -142,7 +142,7 @@ class DHFramesOverlay:
     # -- every change ----------------------------------------------------------------------
     def update(self) -> None:
         s = self.session
-        if len(self.triads) != s.robot.n + 1:  # the view rebuilt before our robot event
+        if len(self.triads) != s.robot.n_bodies + 1:  # the view rebuilt before our robot event
             self.rebuild()
             return
         links = self.visible_links()

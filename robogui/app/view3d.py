@@ -343,7 +343,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
             # the tool: from the flange (frame n without the tool) to the tool point
             flange = np.linalg.inv(robot.tool)[:3, 3]
             if np.linalg.norm(flange) > 1e-9:
-                self._add_part(cyl, style.rgba(style.TOOL), robot.n,
+                self._add_part(cyl, style.rgba(style.TOOL), robot.n_bodies,
                                meshes.segment_matrix(flange, (0, 0, 0), 0.6 * rl), "link")
 
     def _build_general_links(self, robot, s: float) -> None:
@@ -352,17 +352,20 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         cyl, boxm = meshes.cylinder(32), meshes.box()
         rj, lj, rl = 0.36 * s, 1.1 * s, 0.15 * s
         link_col = style.rgba(style.LINK)
-        jm = robot.joint_models
-        for j in range(robot.n):
+        jm = robot.full.joint_models  # mimic joints: every body, not only the free joints
+        cp = robot.coupling
+        for b in range(robot.n_bodies):
+            # a follower is drawn in its leader's colour and drags its leader
+            j = b if cp is None else int(np.flatnonzero(cp.E[b])[0])
             color = style.rgba(style.joint_color(j))
-            post_inv = np.linalg.inv(jm.post[j])  # axis frame in link frame j+1
-            if jm.revolute[j]:
+            post_inv = np.linalg.inv(jm.post[b])  # axis frame in link frame b+1
+            if jm.revolute[b]:
                 local = post_inv @ meshes.translate_matrix(0, 0, -lj / 2) @ \
                     meshes.scale_matrix(rj, rj, lj)
-                self._add_part(cyl, color, j + 1, local, "joint", joint=j)
+                self._add_part(cyl, color, b + 1, local, "joint", joint=j)
             else:
-                self._add_part(boxm, color, j, jm.pre[j], "joint", joint=j, prismatic=True)
-            segs = [(j, (0, 0, 0), jm.pre[j][:3, 3]), (j + 1, post_inv[:3, 3], (0, 0, 0))]
+                self._add_part(boxm, color, b, jm.pre[b], "joint", joint=j, prismatic=True)
+            segs = [(b, (0, 0, 0), jm.pre[b][:3, 3]), (b + 1, post_inv[:3, 3], (0, 0, 0))]
             for frame, p0, p1 in segs:
                 if np.linalg.norm(np.subtract(p1, p0)) > 1e-9:
                     self._add_part(cyl, link_col, frame, meshes.segment_matrix(p0, p1, rl), "link")
@@ -371,14 +374,14 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         colors = [style.rgba(c) for c in style.AXIS_COLORS]
         length = 1.5 * s
         wrist = meshes.triad(length, 0.05 * s, colors)
-        self._add_part(wrist, None, robot.n, np.eye(4), "wrist", colors=wrist[2])
+        self._add_part(wrist, None, robot.n_bodies, np.eye(4), "wrist", colors=wrist[2])
         small = meshes.triad(0.8 * s, 0.03 * s, colors)
-        for k in range(robot.n + 1):
+        for k in range(robot.n_bodies + 1):
             self._add_part(small, None, k, np.eye(4), "frames", colors=small[2])
         for i, c in enumerate(style.AXIS_COLORS):
             p = np.zeros(3)
             p[i] = length * 1.12
-            self._labels.append(_Label(robot.n, p, "XYZ"[i], c, "wrist"))
+            self._labels.append(_Label(robot.n_bodies, p, "XYZ"[i], c, "wrist"))
         self._set_wrist_labels(self._display.wrist_labels)
 
     def _add_part(self, mesh, color, frame, local, kind, *, joint=-1, prismatic=False,
@@ -458,8 +461,9 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         if self._robot is None:
             return
         F = np.asarray(frames, dtype=float)
-        if F.shape != (self._robot.n + 1, 4, 4):
-            raise ValueError(f"frames must have shape ({self._robot.n + 1}, 4, 4), got {F.shape}")
+        nb = self._robot.n_bodies  # one frame per body: with mimic joints more than n
+        if F.shape != (nb + 1, 4, 4):
+            raise ValueError(f"frames must have shape ({nb + 1}, 4, 4), got {F.shape}")
         self._frames = F
         M = self.part_transforms(F, self._parts)
         N = normal_matrices(M)  # for all parts at once

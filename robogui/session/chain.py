@@ -50,7 +50,10 @@ def _symbolic_rows(robot, i: int) -> tuple[tuple[str, ...], ...]:
 
 
 def chain_step(robot, q, i: int) -> ChainStep:
-    """Step ``i`` in 1..n of the chain at ``q`` (n,)."""
+    """Step ``i`` in 1..n of the chain at ``q`` (n,); with mimic joints the steps go
+    through every body, 1..n_bodies."""
+    if getattr(robot, "coupling", None) is not None:
+        q, robot = robot.coupling.expand(q, robot.n, "q", rate=False), robot.full
     q = as_vector(q, robot.n, "q")
     if not 1 <= int(i) <= robot.n:
         raise ValueError(f"i must be in 1..{robot.n}, got {i!r}")

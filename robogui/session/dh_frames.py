@@ -76,6 +76,8 @@ def dh_annotations(robot, q, frames: np.ndarray | None = None, *, radius: float 
     8 % of the robot's reach. The base is included (frame 0 is the base), the tool is not:
     frame n is the last link frame.
     """
+    if getattr(robot, "coupling", None) is not None:  # mimic joints: every body's frame
+        q, robot = robot.coupling.expand(q, robot.n, "q", rate=False), robot.full
     q = as_vector(q, robot.n, "q")
     F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)
     if F.shape != (robot.n + 1, 4, 4):
@@ -146,6 +148,8 @@ def local_marks(robot, q, radius: float) -> list[LocalMark]:
     ``z(i-1) = (0, sin alpha, cos alpha)``); modified D-H: alpha and a in frame {i-1},
     theta and d in frame {i} (where ``x(i-1) = (cos theta, -sin theta, 0)``).
     """
+    if getattr(robot, "coupling", None) is not None:  # mimic joints: every body's frame
+        q, robot = robot.coupling.expand(q, robot.n, "q", rate=False), robot.full
     q = as_vector(q, robot.n, "q")
     ex, ez = np.array([1.0, 0, 0]), np.array([0, 0, 1.0])
     out: list[LocalMark] = []

@@ -255,6 +255,6 @@ class TeachState(EventEmitter):
             if ghosts:
                 frames = fkine_all(robot, np.stack([g.q for g in ghosts]))
             else:
-                frames = np.zeros((0, robot.n + 1, 4, 4))
+                frames = np.zeros((0, robot.n_bodies + 1, 4, 4))
             self._ghost_frames = c = (self.ghosts, robot, frames)
         return c[2]

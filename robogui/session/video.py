@@ -109,7 +109,7 @@ def plan_video(robot, trajectory, *, fps: float = 30.0, speed: float = 1.0,
                          f"got {ts.shape} and {qs.shape}")
     times = frame_times(float(ts[0]), float(ts[-1]), fps, speed)
     q = _interp_rows(times, ts, qs)
-    frames = kinematics.fkine_all(robot, q).reshape(len(times), robot.n + 1, 4, 4)
+    frames = kinematics.fkine_all(robot, q).reshape(len(times), robot.n_bodies + 1, 4, 4)
     state = limit_states(robot, q)
     tau = tau_limit = None
     if torque and ts.size >= 2 and robot.has_dynamics:
