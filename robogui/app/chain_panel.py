@@ -123,6 +123,8 @@ class ChainPanel(QtWidgets.QWidget):
         self.product_title.setText(f"T(0,{i}) = " + " ".join(f"A({k})" for k in range(1, i + 1))
                                    + "  (drawn in the 3D view)")
         self.product.setText(_matrix_html(matrix_text(s.T)))
+        for lab in (self.numeric, self.symbolic, self.product):
+            lab.setMinimumSize(lab.sizeHint())  # a matrix is never squeezed: it scrolls
         if self.frames is not None:
             self.frames.highlight(i - 1)
             self.frames.show_extra_frame(s.T)

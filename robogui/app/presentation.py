@@ -125,6 +125,12 @@ class Presentation:
         if self.teaching is not None:
             self.teaching.frames.set_scale(scale)
             self.teaching.singularity.set_scale(scale)
+        for table in self.win.findChildren(QtWidgets.QTableView):
+            table.resizeColumnsToContents()  # headers and cells in the new font
+        # the dock layout again from its own state: Qt left the tab bar of tabbed docks
+        # where the old font put it (over a dock's contents)
+        self.win.restoreState(self.win.saveState())
+        self._hide_stray_tab_bars()
         view.update()
         self.win.settings.q.setValue(SETTINGS_KEY, on)
         if self.action.isChecked() != on:
@@ -167,6 +173,20 @@ class Presentation:
             except RuntimeError:  # the widget is gone
                 pass
         self._mins = {}
+
+    def _hide_stray_tab_bars(self) -> None:
+        """A tab bar of the window whose docks are all hidden (the task switcher hides
+        docks; Qt can leave their bar over another dock after a font change)."""
+        app = QtWidgets.QApplication.instance()
+        app.processEvents()
+        shown = {d.windowTitle() for d in self.win.findChildren(QtWidgets.QDockWidget)
+                 if d.isVisible()}
+        for bar in self.win.findChildren(QtWidgets.QTabBar):
+            if bar.parent() is not self.win or not bar.isVisible():
+                continue
+            titles = {bar.tabText(i).replace("&", "") for i in range(bar.count())}
+            if not titles & shown:
+                bar.hide()
 
     def _wrap_docks(self) -> None:
         """Each dock's panel in a scroll area: large text scrolls instead of being cut,

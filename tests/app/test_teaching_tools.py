@@ -178,6 +178,13 @@ def test_presentation_mode_scales_fonts_is_remembered_and_nothing_clipped(qtbot,
         assert (window.width(), window.height()) == (1280, 720)
         clipped = clipped_widgets(window)
         assert clipped == [], "\n".join(why for _w, why in clipped)
+        # no tab bar of hidden docks left over another dock's contents
+        shown = {d.windowTitle() for d in window.findChildren(QtWidgets.QDockWidget)
+                 if d.isVisible()}
+        for bar in window.findChildren(QtWidgets.QTabBar):
+            if (bar.parent() is window and bar.isVisible() and bar.count()
+                    and bar.geometry().intersects(window.rect())):
+                assert {bar.tabText(i) for i in range(bar.count())} & shown
     finally:
         act.trigger()
     assert app.font().pointSizeF() == base
