@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from PySide6 import QtCore
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -33,6 +34,10 @@ def main() -> None:
     win.dh_dock.raise_()
     t.frame_actions["all"].trigger()
     win.dh_table.table.setCurrentIndex(win.dh_table.model.index(1, 4))
+    pump(app, 200)
+    # tall enough for all six rows
+    win.resizeDocks([win.dh_dock], [330], QtCore.Qt.Orientation.Vertical)
+    win.dh_table.table.scrollToTop()
     win.set_view("iso")
     pump(app, 800)
     win.save_screenshot(ASSETS / "screenshot-dh-editor.png")
