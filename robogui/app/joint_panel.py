@@ -23,6 +23,8 @@ __all__ = ["JointPanel", "JointRow", "LimitBar", "STEPS"]
 
 #: (coarse, fine) keyboard / button steps in SI units
 STEPS = {"R": (math.radians(1.0), math.radians(0.1)), "P": (0.005, 0.0005)}
+ROWS_AT_ONCE = 24  # rows built when a robot opens; any 24-joint robot gets all at once
+ROWS_PER_IDLE = 12  # then this many per pass of the event loop (~30 ms)
 
 
 class LimitBar(QtWidgets.QWidget):
@@ -296,12 +298,11 @@ class JointPanel(QtWidgets.QWidget):
         self.rows = []
         while self._rows_layout.count():
             self._rows_layout.takeAt(0)
-        for j in range(self.session.robot.n):
-            row = JointRow(self.session, j)
-            row.clicked.connect(self.select)
-            self._rows_layout.addWidget(row)
-            self.rows.append(row)
         self._rows_layout.addStretch(1)
+        # the first rows now, the rest in idle chunks (issue 17): 200 rows are ~0.5 s of
+        # widget set-up that would freeze the app while it opens a 200-joint robot
+        self._generation = getattr(self, "_generation", 0) + 1
+        self._add_rows(self._generation, ROWS_AT_ONCE)
         for b in self.pose_buttons.values():
             b.setParent(None)
             b.deleteLater()
@@ -314,6 +315,25 @@ class JointPanel(QtWidgets.QWidget):
             self._poses_layout.addWidget(b)
             self.pose_buttons[name] = b
         self.select(0)
+
+    def _add_rows(self, generation: int, count: int) -> None:
+        """Add up to ``count`` more rows; the remaining ones after the next events."""
+        n = self.session.robot.n
+        if generation != self._generation or len(self.rows) >= n:
+            return  # a newer rebuild took over, or done
+        for j in range(len(self.rows), min(n, len(self.rows) + count)):
+            row = JointRow(self.session, j)
+            row.clicked.connect(self.select)
+            self._rows_layout.insertWidget(j, row)  # before the stretch
+            self.rows.append(row)
+            row.set_selected(j == self.selected)
+        if len(self.rows) < n:
+            QtCore.QTimer.singleShot(0, self, lambda: self._add_rows(generation, ROWS_PER_IDLE))
+
+    @property
+    def complete(self) -> bool:
+        """Whether every joint has its row (long chains get theirs in idle chunks)."""
+        return len(self.rows) == self.session.robot.n
 
     def _units(self) -> None:
         for row in self.rows:

@@ -25,7 +25,12 @@ def test_a_200_link_robot_opens_and_shows(window, session, errors, tmp_path, qtb
     assert window.open_robot(path), errors
     assert errors == []
     robot = session.robot
-    assert robot.n == 200 and len(window.joint_panel.rows) == 200
+    # the joint rows: the first ones at once, the rest while the event loop runs
+    panel = window.joint_panel
+    assert robot.n == 200 and 0 < len(panel.rows) < 200
+    qtbot.waitUntil(lambda: panel.complete, timeout=20000)
+    assert [row.j for row in panel.rows] == list(range(200))
+    assert [row.property("selected") for row in panel.rows] == ["true"] + ["false"] * 199
     # the session's derived state comes from the recursive algorithms
     frames = session.frames
     assert frames.shape == (201, 4, 4)
@@ -66,3 +71,14 @@ def test_opening_a_200_link_robot_makes_no_plot_curves_until_shown(window, sessi
         [torque.curve_name("total", 3), torque.curve_name("gravity", 3)])
     assert state.has_curves  # the joint-state panel now has a trajectory to show
     assert errors == []
+
+
+def test_a_robot_opened_while_long_chain_rows_are_still_coming_gets_only_its_own(
+        window, session, errors, tmp_path, qtbot):
+    assert window.open_robot(_chain_file(tmp_path / "chain200.toml")), errors
+    assert not window.joint_panel.complete
+    assert window.open_robot("puma560"), errors
+    qtbot.wait(200)  # the long chain's pending chunks run and must add nothing
+    rows = window.joint_panel.rows
+    assert [row.j for row in rows] == list(range(6)) and window.joint_panel.complete
+    assert all(row.parent() is not None for row in rows)
