@@ -177,23 +177,29 @@ def _derive(robot) -> SymbolicKinematics:
     t0 = time.perf_counter()
     n = robot.n
     q = sympy.symbols(f"q1:{n + 1}", real=True)
-    A = tuple(_link_sym(L, q[i]) for i, L in enumerate(robot.links))
+    # mimic joints: every chain link in Q = E q + c (the follower's value substituted)
+    chain, cp = getattr(robot, "chain", robot.links), getattr(robot, "coupling", None)
+    qc = list(q) if cp is None else [
+        sum((_num(e) * q[j] for j, e in enumerate(row) if e), _num(c))
+        for row, c in zip(cp.E, cp.c, strict=True)]
+    A = tuple(_link_sym(L, qc[i]) for i, L in enumerate(chain))
     frames = [_matrix(robot.base)]
-    for i in range(n):
+    for i in range(len(chain)):
         frames.append((frames[-1] * A[i]).applyfunc(_simp))
     if not robot.tool_is_identity:
         frames[-1] = (frames[-1] * _matrix(robot.tool)).applyfunc(_simp)
     T = frames[-1]
     p = T[:3, 3]
-    cols = []
-    for i, L in enumerate(robot.links):
-        # T is already folded, so its derivatives only need expanding (TR10i finds nothing)
-        lin = [sympy.expand(sympy.diff(p[r], q[i])) for r in range(3)]
+    # T is already folded, so its derivatives only need expanding (TR10i finds nothing)
+    lin = [[sympy.expand(sympy.diff(p[r], q[i])) for r in range(3)] for i in range(n)]
+    axes = []
+    nc = len(chain)
+    for i, L in enumerate(chain):
         if L.joint == "R":
             # the axis of joint i: z_{i-1} (standard D-H) or z_i (modified D-H), base frame;
             # frames[i + 1] of the last link carries the tool, whose z is not the axis
             F = frames[i + 1] if L.mdh else frames[i]
-            if L.mdh and i == n - 1 and not robot.tool_is_identity:
+            if L.mdh and i == nc - 1 and not robot.tool_is_identity:
                 F = (frames[i] * A[i]).applyfunc(_simp)
             if L.is_general:  # the axis is z of frame i-1 times the joint's pre
                 from .joint_model import joint_models
@@ -203,7 +209,13 @@ def _derive(robot) -> SymbolicKinematics:
             ang = [sgn * F[r, 2] for r in range(3)]
         else:
             ang = [sympy.Integer(0)] * 3
-        cols.append(lin + ang)
+        axes.append(ang)
+    if cp is None:
+        cols = [lin[i] + axes[i] for i in range(n)]
+    else:  # a leader's angular column gathers its followers' axes times their multipliers
+        cols = [lin[j] + [sympy.expand(sum(_num(cp.E[k, j]) * axes[k][r]
+                                           for k in np.flatnonzero(cp.E[:, j])))
+                          for r in range(3)] for j in range(n)]
     J = sympy.Matrix(6, n, lambda r, c: cols[c][r])
     return SymbolicKinematics(
         key=kinematic_key(robot), n=n, q=tuple(q), A=A, frames=tuple(frames), T=T, J=J,
@@ -217,9 +229,12 @@ def kinematic_key(robot) -> tuple:
     offset and convention, then the base and tool transforms (hashable)."""
     links = tuple((L.joint, float(L.theta), float(L.d), float(L.a), float(L.alpha),
                    float(L.offset), bool(L.mdh), bool(getattr(L, "flip", False)))
-                  + (() if L.origin is None else (L._key()[-3:],)) for L in robot.links)
+                  + (() if L.origin is None else (L._key()[-3:],))
+                  for L in getattr(robot, "chain", robot.links))
+    cp = getattr(robot, "coupling", None)
     return (links, tuple(np.asarray(robot.base, dtype=float).ravel()),
-            tuple(np.asarray(robot.tool, dtype=float).ravel()))
+            tuple(np.asarray(robot.tool, dtype=float).ravel())) + (() if cp is None
+                                                                    else (cp.key,))
 
 
 def symbolic_kinematics(robot) -> SymbolicKinematics:

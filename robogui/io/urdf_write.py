@@ -35,7 +35,8 @@ def robot_to_urdf(robot) -> str:
     import yourdfpy as y
     from lxml import etree
 
-    links = general_links(robot)
+    links = general_links(getattr(robot, "chain", robot.links))  # mimic followers included
+    mimic = getattr(robot, "mimic", {})
     n = len(links)
     base_name = robot.base_link or "base_link"
     names = [base_name] + [f"link{j}" for j in range(1, n + 1)]
@@ -46,6 +47,7 @@ def robot_to_urdf(robot) -> str:
                                child=base_name, origin=np.array(robot.base)))
     ylinks.append(y.Link(name=base_name))
     prev_post = np.eye(4)
+    follows = {}  # follower joint name -> (leader name, multiplier, offset)
     for j, L in enumerate(links):
         sign = -1.0 if getattr(L, "flip", False) else 1.0
         axis = sign * np.asarray(L.axis, dtype=float)
@@ -72,6 +74,10 @@ def robot_to_urdf(robot) -> str:
         dyn = None
         if L.B or any(L.Tc):  # URDF's are joint side; robogui's motor side (times G)
             dyn = y.Dynamics(damping=float(L.B * L.G**2), friction=float(abs(L.G * L.Tc[0])))
+        if j in mimic:  # URDF joint values are robogui's (offset and flip folded above)
+            lead, mult, off = mimic[j]
+            follows[L.name or f"joint{j + 1}"] = (links[lead].name or f"joint{lead + 1}",
+                                                  mult, off)
         yjoints.append(y.Joint(name=L.name or f"joint{j + 1}", type=jtype,
                                parent=names[j], child=names[j + 1], origin=origin,
                                axis=axis, limit=lim, dynamics=dyn))
@@ -85,6 +91,10 @@ def robot_to_urdf(robot) -> str:
     model = y.Robot(name=robot.name, links=ylinks, joints=yjoints)
     urdf = y.URDF(robot=model, build_scene_graph=False, load_meshes=False)
     root = urdf.write_xml().getroot()
+    for el in root.iter("joint"):  # yourdfpy's writer leaves <mimic> out
+        if el.get("name") in follows:
+            lead, mult, off = follows[el.get("name")]
+            etree.SubElement(el, "mimic", joint=lead, multiplier=_num(mult), offset=_num(off))
     root.append(_robogui_element(robot, extras))
     return etree.tostring(root, pretty_print=True, xml_declaration=True,
                           encoding="utf-8").decode()
