@@ -125,6 +125,22 @@ def vertex_normals(v: np.ndarray, f: np.ndarray) -> np.ndarray:
     return out.astype(np.float32)
 
 
+_NORMALS: dict[bytes, np.ndarray] = {}  # the same few meshes recur: every joint a cylinder
+
+
+def _normals_of(v: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """``vertex_normals`` memoised on the mesh's bytes (v float32, f uint32): a 200-link
+    robot repeats one cylinder 400 times (issue 17: opening it must not freeze the app)."""
+    key = np.array(v.shape + f.shape).tobytes() + v.tobytes() + f.tobytes()
+    out = _NORMALS.get(key)
+    if out is None:
+        if len(_NORMALS) >= 256:
+            _NORMALS.clear()
+        out = _NORMALS[key] = vertex_normals(v, f)
+        out.flags.writeable = False
+    return out
+
+
 @dataclass
 class PartMesh:
     """One part: a mesh in its own coordinates, its colour(s), whether it casts a shadow."""
@@ -155,7 +171,7 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         for i, p in enumerate(parts):
             v = np.asarray(p.vertices, np.float32)
             f = np.asarray(p.faces, np.uint32)
-            nrm = vertex_normals(v, f)
+            nrm = _normals_of(v, f)
             c = p.colors if p.colors is not None else np.tile(np.asarray(p.color, np.float32),
                                                               (len(v), 1))
             # interleaved: position 3, normal 3, colour 4, part index 1

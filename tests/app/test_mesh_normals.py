@@ -21,3 +21,17 @@ def test_a_vertex_on_no_face_gets_a_zero_normal():
     n = vertex_normals(v, np.array([[0, 1, 2]]))
     np.testing.assert_array_equal(n[:3], [[0, 0, 1]] * 3)
     np.testing.assert_array_equal(n[3], [0, 0, 0])
+
+
+def test_a_repeated_mesh_computes_its_normals_once():
+    # every joint of a long chain is the same cylinder: one computation, shared
+    from robogui.app import robot_mesh_item
+
+    md = gl.MeshData.cylinder(rows=2, cols=16, radius=[0.5, 0.5], length=1.0)
+    v, f = md.vertexes().astype(np.float32), md.faces().astype(np.uint32)
+    a = robot_mesh_item._normals_of(v, f)
+    b = robot_mesh_item._normals_of(v.copy(), f.copy())
+    assert a is b and not a.flags.writeable
+    np.testing.assert_array_equal(a, vertex_normals(v, f))
+    moved = robot_mesh_item._normals_of(v * np.float32(2.0), f)  # other bytes: own entry
+    assert moved is not a
