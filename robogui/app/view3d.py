@@ -487,7 +487,10 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         local = np.stack([p.local for p in parts])
         for k, p in enumerate(parts):
             if p.prismatic:
-                local[k] = self._prismatic_local(F, p.joint, self._robot.is_mdh)
+                # general joints: the body (frame) index, which differs from the joint's
+                # with mimic joints
+                j = p.frame if self._robot.is_general else p.joint
+                local[k] = self._prismatic_local(F, j, self._robot.is_mdh)
         return F[idx] @ local  # every part's placement in one batched product
 
     qmatrix = _qmatrix  # public name: numpy (4, 4) -> QMatrix4x4
@@ -501,7 +504,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         # the box spans the joint's current extension d, read off the frames
         w = 0.55 * self._scale
         if self._robot.is_general:  # from the axis frame at q = 0 along its z
-            jm = self._robot.joint_models
+            jm = self._robot.full.joint_models  # every body of a chain with mimic joints
             A = F[j] @ jm.pre[j]
             ext = float(A[:3, 2] @ ((F[j + 1] @ np.linalg.inv(jm.post[j]))[:3, 3] - A[:3, 3]))
             return jm.pre[j] @ meshes.scale_matrix(w, w, _nonzero(ext))

@@ -202,8 +202,13 @@ def _joint_axes(robot, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Points (n, 3) and unit directions (n, 3) of the joint axes in the world frame.
 
     Standard D-H: joint j turns about z of frame j-1; modified D-H: about z of frame j.
-    The tool transform does not matter here.
+    The tool transform does not matter here. With mimic joints: the independent joints'
+    own axes, on the full chain at ``E q + c``.
     """
+    cp = getattr(robot, "coupling", None)
+    if cp is not None:
+        P, D = _joint_axes(robot.full, cp.E @ q + cp.c)
+        return P[cp.independent], D[cp.independent]
     A = link_matrices(robot, q.reshape(1, -1))[0]
     frames = [np.asarray(robot.base)]
     for j in range(robot.n):
