@@ -256,6 +256,10 @@ class HandleController:
         if part != self.hover:
             self.hover = part
             self.items.highlight(part)
+            if part is None:
+                self.view.scene.unsetCursor()
+            else:
+                self.view.scene.setCursor(QtCore.Qt.CursorShape.SizeAllCursor)
             self.view.update()
         return part is not None
 

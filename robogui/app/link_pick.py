@@ -48,6 +48,7 @@ class LinkPicker:
         self._press: tuple | None = None  # (xy, joint, frame)
         self._drag: tuple | None = None  # (HandleDrag, joint, q_j at the start, sign)
         self._lit: list = []  # (part item, colour before lighting)
+        self._cursor = None  # the cursor shape this picker set
         view.scene.add_mouse_handler(self)
         view.scene.add_overlay(self._paint)
         view.robotRebuilt.connect(self._forget)
@@ -151,6 +152,13 @@ class LinkPicker:
             self._light(None if hit is None else hit[0])
         elif hit is not None:
             self.view.update()  # the label follows the cursor
+        shape = (None if hit is None else QtCore.Qt.CursorShape.OpenHandCursor
+                 if hit[0] == self.selected else QtCore.Qt.CursorShape.PointingHandCursor)
+        if shape is not None:
+            self.view.scene.setCursor(shape)  # each move: the handle may have changed it
+        elif self._cursor is not None:
+            self.view.scene.unsetCursor()
+        self._cursor = shape
         return hit is not None
 
     def release(self, event) -> bool:
@@ -183,6 +191,7 @@ class LinkPicker:
         return True
 
     def leave(self) -> None:
+        self._cursor = None
         if self.hover is not None and self._drag is None:
             self.hover = None
             self._light(None)

@@ -401,3 +401,18 @@ def test_drag_tool_with_shift_moves_the_tcp_freely_in_the_view_plane(qtbot, wind
     moved = session.T[:3, 3] - T0[:3, 3]
     assert np.linalg.norm(moved - delta) <= 0.01 * np.linalg.norm(delta)
     assert abs(moved @ n) < 1e-4  # stayed in the view plane
+
+
+def test_pick_link_and_handle_change_the_mouse_cursor(qtbot, window, session):
+    session.go_to_pose("qn")
+    origin, axes, size = settled(qtbot, window)
+    view = window.view
+    shape = lambda: view.scene.cursor().shape()  # noqa: E731
+    send_mouse(view, "move", view.project((origin + 0.9 * size * axes[2])[None])[0],
+               button=QtCore.Qt.MouseButton.NoButton)
+    assert shape() == QtCore.Qt.CursorShape.SizeAllCursor
+    send_mouse(view, "move", view.project(grab_point(window, session, 2)[None])[0],
+               button=QtCore.Qt.MouseButton.NoButton)
+    assert shape() == QtCore.Qt.CursorShape.PointingHandCursor
+    send_mouse(view, "move", (5, 5), button=QtCore.Qt.MouseButton.NoButton)
+    assert shape() == QtCore.Qt.CursorShape.ArrowCursor
