@@ -17,6 +17,8 @@ def pick(window, name: str) -> None:
 
 
 def test_switching_robots_clears_the_trajectory_and_flags_the_program(window, session):
+    window.tasks.actions["teach"].trigger()  # the Program dock is in the Teach task
+    window.teach.docks["program"].raise_()
     panel = window.teach.program
     assert panel.load_from(ASSETS / "pick-and-place.prog")
     assert panel.robot_label.isHidden()  # taught on this Puma
