@@ -22,6 +22,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from robogui.session.envelope import ENVELOPE_COLUMNS, minmax_envelope, visible_envelope
 from robogui.session.program_file import atomic_write_text
 
 from ..bindings import Subscriptions
@@ -171,6 +172,14 @@ class PlotPanel(QtWidgets.QWidget):
         self.plots: list[pg.PlotItem] = []
         self.cursors: list[pg.InfiniteLine] = []
         self._curves: dict[str, pg.PlotDataItem] = {}
+        # curve -> (x, y, scale, envelope): the full data behind a curve that shows its
+        # min/max envelope (exports and zoomed views read it); y * scale is what is plotted
+        self._full: dict[pg.PlotDataItem, tuple] = {}
+        self._zoomed: set[pg.PlotDataItem] = set()  # curves showing a zoomed-in envelope
+        self._zoom_timer = QtCore.QTimer(self)
+        self._zoom_timer.setSingleShot(True)
+        self._zoom_timer.setInterval(80)  # after the wheel / drag settles
+        self._zoom_timer.timeout.connect(self._redecimate)
         self._ylabels: dict[int, list] = {}  # id(plot) -> [plot, y label, caption]
         self._seekable = False
         self._empty_notice: str | None = None  # the "no trajectory" text shown, if any
@@ -268,6 +277,7 @@ class PlotPanel(QtWidgets.QWidget):
         plot.addItem(cursor, ignoreBounds=True)
         if self.plots:
             plot.setXLink(self.plots[0])
+        plot.vb.sigXRangeChanged.connect(lambda *_: self._zoom_timer.start())
         self.plots.append(plot)
         self.cursors.append(cursor)
         return plot
@@ -426,6 +436,61 @@ class PlotPanel(QtWidgets.QWidget):
             if vb is not None:
                 curve.getViewBox().removeItem(curve)
         self._curves.clear()
+        self._full.clear()
+        self._zoomed.clear()
+
+    def set_curve_data(self, curve: pg.PlotDataItem, x=None, y=None, *, envelope=None,
+                       scale: float = 1.0) -> None:
+        """Show ``y * scale`` over ``x`` (both (k,); None: no data) in ``curve``.
+
+        pyqtgraph gets at most 2 points per pixel column, the min/max envelope
+        (``envelope``: its ``(xe, ye)`` computed already, e.g. off the GUI thread by
+        :func:`~robogui.session.envelope.analysis_envelopes`; else computed here), so a
+        1,000,000-sample curve costs the GUI thread what a 4,000-sample one does. The
+        full data stays for exports and for re-drawing a zoomed-in view at full detail.
+        """
+        self._zoomed.discard(curve)
+        if x is None or len(x) == 0:
+            self._full.pop(curve, None)
+            curve.setData([], [])
+            return
+        if envelope is None:
+            envelope = minmax_envelope(x, y, ENVELOPE_COLUMNS)
+        self._full[curve] = (x, y, float(scale), envelope)
+        xe, ye = envelope
+        curve.setData(xe, ye * scale if scale != 1.0 else ye)
+        if len(xe) < len(x):
+            self._zoom_timer.start()  # the view may be zoomed in already
+
+    def _redecimate(self) -> None:
+        """Re-draw the curves of a zoomed-in view from the samples in view (at full
+        detail); a view of more than a quarter of the data keeps the whole envelope
+        (already finer than the screen there). Costs the samples in view, not all."""
+        for curve, (x, y, scale, (xe, ye)) in list(self._full.items()):
+            if len(xe) >= len(x) or not curve.isVisible():
+                continue
+            vb = curve.getViewBox()
+            if vb is None:
+                continue
+            x0, x1 = vb.viewRange()[0]
+            zoomed = (x1 - x0) < 0.25 * (x[-1] - x[0])
+            if zoomed:
+                xv, yv = visible_envelope(x, y, x0, x1, ENVELOPE_COLUMNS)
+                curve.setData(xv, yv * scale)
+                self._zoomed.add(curve)
+            elif curve in self._zoomed:
+                curve.setData(xe, ye * scale)
+                self._zoomed.discard(curve)
+
+    def full_data(self, curve: pg.PlotDataItem) -> tuple[np.ndarray, np.ndarray] | None:
+        """(x, y) of all the samples behind ``curve`` in plotted units (None: none)."""
+        if curve in self._full:
+            x, y, scale, _env = self._full[curve]
+            return np.asarray(x, dtype=float), np.asarray(y, dtype=float) * scale
+        x, y = curve.getOriginalDataset()
+        if x is None or len(x) == 0:
+            return None
+        return np.asarray(x, dtype=float), np.asarray(y, dtype=float)
 
     def set_bottom_label_only_on_last(self) -> None:
         """Stacked plots share the time axis: only the last one labels it."""
@@ -476,15 +541,14 @@ class PlotPanel(QtWidgets.QWidget):
 
     def plotted_data(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Name -> (x, y) of every shown curve that has data (the full data, before the
-        screen-resolution downsampling)."""
+        screen-resolution envelope)."""
         out = {}
         for name, curve in self._curves.items():
             if not curve.isVisible():
                 continue
-            x, y = curve.getOriginalDataset()
-            if x is None or len(x) == 0:
-                continue
-            out[name] = (np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+            data = self.full_data(curve)
+            if data is not None:
+                out[name] = data
         return out
 
     def x_label(self) -> str:

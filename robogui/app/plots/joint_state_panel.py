@@ -8,6 +8,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
+from robogui.session.envelope import analysis_envelopes
+
 from .. import style
 from .base import PlotPanel, joint_units, signals_blocked, unit_label
 
@@ -121,8 +123,9 @@ class JointStatePanel(PlotPanel):
         a = self.analysis
         cols = list(range(self._robot.n)) if self.joint is None else [self.joint]
         if a is not None:
+            env = analysis_envelopes(a)  # same extremes as the full data, 2 per column
             for name, plot in self.qplots.items():  # the final view first: one downsampling
-                self.fit(plot, a.t, [(getattr(a, name) * self.scale(name))[:, cols]])
+                self.fit(plot, a.t, [(env[name][1] * self.scale(name))[:, cols]])
         if not self._made:
             return
         for name in QUANTITIES:
@@ -136,17 +139,20 @@ class JointStatePanel(PlotPanel):
         self.analysis = a
         if a is None:
             for curve in self._curves.values():
-                curve.setData([], [])
+                self.set_curve_data(curve)
             self.set_notice(NO_TRAJECTORY, empty=True)
             self.set_seekable(False)
             return
         self.set_notice(None)
         self._make_curves()
         self._refresh()
+        env = analysis_envelopes(a)  # computed with the analysis, off the GUI thread
         for name in QUANTITIES:
-            values = getattr(a, name) * self.scale(name)  # (k, n) in display units
+            values, scale = getattr(a, name), self.scale(name)  # SI; x scale: display units
+            xe, ye = env[name]
             for j in range(self._robot.n):
-                self.state_curve(name, j).setData(a.t, values[:, j])
+                self.set_curve_data(self.state_curve(name, j), a.t, values[:, j],
+                                    envelope=(xe[:, j], ye[:, j]), scale=scale[j])
         self.set_seekable(True)
 
     def csv_header(self) -> list[str]:

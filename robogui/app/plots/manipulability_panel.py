@@ -26,6 +26,7 @@ from robogui.session.analysis import (
     ManipulabilityHistory,
     singularity_threshold,
 )
+from robogui.session.envelope import analysis_envelopes
 from robogui.session.jog import task_mask
 
 from .. import style
@@ -138,7 +139,7 @@ class ManipulabilityPanel(PlotPanel):
             self._show_trajectory(self.analysis)
         elif self.mode == "trajectory":
             for curve in self._curves.values():
-                curve.setData([], [])
+                self.set_curve_data(curve)
             self.set_notice("No trajectory to analyse.\nMove the arm to see the live "
                             "manipulability, or generate a trajectory on the timeline.", empty=True)
             self.set_seekable(False)
@@ -154,7 +155,10 @@ class ManipulabilityPanel(PlotPanel):
             curve = self.measure_curve(measure)
             curve.setVisible(v is not None)
             curve.setSymbol(None)
-            curve.setData(a.t, v) if v is not None else curve.setData([], [])
+            if v is None:
+                self.set_curve_data(curve)
+            else:
+                self.set_curve_data(curve, a.t, v, envelope=analysis_envelopes(a)[measure])
         self.plots[-1].setLabel("bottom", "time (s)")
         self.fit(self.wplot, a.t, [], ylim=self._w_range(a.yoshikawa))
         self.fit(self.rplot, a.t, [], ylim=(0.0, 1.05))
@@ -170,7 +174,7 @@ class ManipulabilityPanel(PlotPanel):
             curve = self.measure_curve(measure)
             has = t.size > 0 and not np.all(np.isnan(v))
             curve.setVisible(has)
-            curve.setData(t - t0, v) if has else curve.setData([], [])
+            self.set_curve_data(curve, t - t0, v) if has else self.set_curve_data(curve)
             # a lone sample is a point, not a line
             curve.setSymbol("o" if t.size == 1 else None)
             curve.setSymbolSize(5)

@@ -14,6 +14,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from robogui.session.envelope import analysis_envelopes
+
 from .. import style
 from .base import PlotPanel, pen, signals_blocked
 
@@ -26,6 +28,7 @@ _DASH = {"total": QtCore.Qt.PenStyle.SolidLine, "gravity": QtCore.Qt.PenStyle.Da
          "inertial": QtCore.Qt.PenStyle.DotLine, "coriolis": QtCore.Qt.PenStyle.DashDotLine,
          "friction": QtCore.Qt.PenStyle.DashDotDotLine}
 _WIDTH = {"total": 2.0}
+_FIELD = {c: "tau" if c == "total" else f"tau_{c}" for c in COMPONENTS}  # analysis fields
 _SHORT = {**COMPONENT_LABELS, "coriolis": "Coriolis"}
 _DASH_TEXT = {"total": "solid", "gravity": "dashed", "inertial": "dotted",
               "coriolis": "dash-dotted", "friction": "dash-dot-dotted"}
@@ -187,7 +190,7 @@ class TorquePanel(PlotPanel):
             a = None  # an old result for a robot no longer shown
         self.analysis = a
         for comp, j in self._loaded:
-            self.torque_curve(comp, j).setData([], [])
+            self.set_curve_data(self.torque_curve(comp, j))
         self._loaded = set()
         for c in self.limit_curves:
             self.plot.removeItem(c)
@@ -249,7 +252,9 @@ class TorquePanel(PlotPanel):
             curve = self.curve(self.curve_name(comp, j))
             show = (comp, j) in shown
             if show and (comp, j) not in self._loaded:
-                curve.setData(self.analysis.t, parts[comp][:, j])
+                xe, ye = analysis_envelopes(self.analysis)[_FIELD[comp]]
+                self.set_curve_data(curve, self.analysis.t, parts[comp][:, j],
+                                    envelope=(xe[:, j], ye[:, j]))
                 self._loaded.add((comp, j))
             curve.setVisible(show)
         for c in self.limit_curves:
@@ -263,7 +268,8 @@ class TorquePanel(PlotPanel):
         a, parts = self.analysis, self._parts()
         if parts is None:
             return
-        ys = [parts[c][:, joints] for c in COMPONENTS if c in self.components]
+        env = analysis_envelopes(a)  # the extremes of the full data, far fewer samples
+        ys = [env[_FIELD[c]][1][:, joints] for c in COMPONENTS if c in self.components]
         ys += [np.array([a.tau_max[j], -a.tau_max[j]]) for j in joints
                if not np.isnan(a.tau_max[j])]
         self.fit(self.plot, a.t, ys)

@@ -20,6 +20,7 @@ import threading
 from PySide6 import QtCore
 
 from robogui.session.analysis import DEFAULT_CHUNK, TrajectoryAnalysis
+from robogui.session.envelope import analysis_envelopes
 
 from ..bindings import Subscriptions
 
@@ -52,6 +53,9 @@ class _Job(QtCore.QRunnable):
             result = TrajectoryAnalysis.compute(
                 self.robot, self.trajectory, chunk=self.chunk,
                 progress=lambda f: sig.progress.emit(gen, float(f)), cancel=self.stop.is_set)
+            if result is not None and not self.stop.is_set():
+                # the plots' screen-resolution curves, here rather than on the GUI thread
+                analysis_envelopes(result)
         except Exception as exc:  # noqa: BLE001 - reported to the GUI, never lost
             sig.failed.emit(gen, f"{type(exc).__name__}: {exc}")
             return
