@@ -227,9 +227,10 @@ def playback_fps(k: int, seconds: float = 4.0) -> float:
     return (len(span) - 1) / (span[-1] - span[0]) if len(span) > 2 else 0.0
 
 
-def csv_load_gap(k: int) -> tuple[float, float]:
+def csv_load_gap(k: int) -> tuple[float, float, float]:
     """Load a ``k``-row CSV (t, q, qd, qdd) through the timeline: (seconds until the
-    trajectory and its trail are shown, longest event-loop gap in s meanwhile)."""
+    trajectory and its trail are shown, seconds until the plots show its analysis, longest
+    event-loop gap in s meanwhile)."""
     import numpy as np
     from PySide6 import QtCore
 
@@ -253,13 +254,19 @@ def csv_load_gap(k: int) -> tuple[float, float]:
             app.processEvents()
             time.sleep(0.002)
         total = time.perf_counter() - t0
+        # then the plots' analysis (a worker thread) and its drawing, on the GUI thread
+        runner = win.plot_docks.runner
+        while (runner.busy or runner.analysis is None) and time.perf_counter() - t0 < 600:
+            app.processEvents()
+            time.sleep(0.002)
+        plotted = time.perf_counter() - t0
         for _ in range(50):
             app.processEvents()
             time.sleep(0.002)
         timer.stop()
     win.close()
     gaps = np.diff([t0] + ticks)
-    return total, float(gaps.max())
+    return total, plotted, float(gaps.max())
 
 
 def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, float]:
@@ -443,9 +450,10 @@ def main() -> None:
         for k in (1_000, 1_000_000):
             print(f"playback of {k:,} samples, 1600x1000 window with plots: "
                   f"{playback_fps(k):.0f} fps  (target >= 30 fps for 1,000,000)")
-        total, gap = csv_load_gap(1_000_000)
+        total, plotted, gap = csv_load_gap(1_000_000)
         print(f"1,000,000-row CSV (t, q, qd, qdd) loaded off the GUI thread: shown after "
-              f"{total:.1f} s, longest event-loop gap {1000 * gap:.0f} ms  (target <= 100 ms)")
+              f"{total:.1f} s, plotted after {plotted:.1f} s, longest event-loop gap "
+              f"{1000 * gap:.0f} ms  (target <= 100 ms)")
     for name in ("puma560", "panda"):
         fps, ik_ms = handle_drag(name, args.frames)
         print(f"tool handle drag, mouse move -> finished frame, 1280x800, {name}: {fps:.0f} fps "

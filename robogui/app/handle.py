@@ -148,7 +148,8 @@ class TcpTarget:
     def drag_to(self, T_goal: np.ndarray) -> str | None:
         """One IK step towards ``T_goal``; the reason when the motion falls short."""
         s = self.session
-        res = follow_pose(s.robot, s.q, T_goal)
+        res = follow_pose(s.robot, s.q, T_goal, angle_unit=s.display.angle_unit,
+                          length_unit=s.display.length_unit)
         if res.moved:
             s.set_q(res.q_new, changing=True)
         self.last_result = res

@@ -37,6 +37,8 @@ from robogui.engine.checks import as_vector
 from robogui.engine.kinematics import fkine, link_matrices
 from robogui.engine.transforms import tr2angvec
 
+from .readout import angle_scale, length_scale
+
 __all__ = [
     "AXES",
     "JOG_STEPS_MM",
@@ -117,10 +119,26 @@ def joint_label(robot, j: int) -> str:
     return f"joint {j + 1} ({name})" if name else f"joint {j + 1}"
 
 
-def _fmt_joint_value(robot, j: int, value: float) -> str:
+def _fmt_joint_value(robot, j: int, value: float, angle_unit: str = "deg",
+                     length_unit: str = "mm") -> str:
+    """A joint value (rad or m) in the display units, for messages: "+45.0°", "+0.785 rad"."""
     if robot.links[j].joint == "R":
-        return f"{math.degrees(value):+.1f}°"
-    return f"{value * 1000:+.1f} mm"
+        return _fmt_angle(value, angle_unit)
+    return _fmt_length(value, length_unit)
+
+
+def _fmt_angle(value: float, unit: str = "deg") -> str:
+    """``value`` rad as "+45.0°" (deg) or "+0.785 rad" (rad)."""
+    if unit == "rad":
+        return f"{value:+.3f} rad"
+    return f"{value * angle_scale(unit):+.1f}°"
+
+
+def _fmt_length(value: float, unit: str = "mm", sign: str = "+") -> str:
+    """``value`` m as "+12.5 mm" (mm) or "+0.0125 m" (m)."""
+    if unit == "m":
+        return f"{value:{sign}.4f} m"
+    return f"{value * length_scale(unit):{sign}.1f} mm"
 
 
 def _rotvec(R: np.ndarray) -> np.ndarray:
@@ -252,7 +270,8 @@ def is_puma_like(robot) -> bool:
     return True
 
 
-def singularity_info(robot, q) -> tuple[str | None, str]:
+def singularity_info(robot, q, angle_unit: str = "deg",
+                     length_unit: str = "mm") -> tuple[str | None, str]:
     """Which singularity the arm at ``q`` (n,) is closest to, and a description.
 
     Returns ("wrist"|"elbow"|"shoulder", sentence) for arms with a spherical wrist and
@@ -260,14 +279,12 @@ def singularity_info(robot, q) -> tuple[str | None, str]:
     direction(s) from the SVD of J (:mod:`robogui.session.singularity`). Each kind has a
     normalised measure in [0, 1] (sine of an angle, or a distance ratio) whose product with
     the others is the Jacobian determinant up to constant factors; the smallest one names
-    the kind.
+    the kind. Angles and lengths in the sentence are in ``angle_unit`` / ``length_unit``.
     """
     q = as_vector(q, robot.n, "q")
-    from .singularity import explain_singularity, singularity_kind
+    from .singularity import decoupled_words, explain_singularity, singularity_kind
 
-    from .singularity import decoupled_words
-
-    kind, text = (_puma_singularity(robot, q) if is_puma_like(robot)
+    kind, text = (_puma_singularity(robot, q, angle_unit, length_unit) if is_puma_like(robot)
                   else singularity_kind(robot, q))  # any arm with a spherical wrist
     how = decoupled_words(robot, q, kind)
     if how:  # the textbook words, at the wrist centre
@@ -276,7 +293,8 @@ def singularity_info(robot, q) -> tuple[str | None, str]:
     return kind, text + "".join(f", {d.text}" for d in lost)
 
 
-def _puma_singularity(robot, q: np.ndarray) -> tuple[str, str]:
+def _puma_singularity(robot, q: np.ndarray, angle_unit: str = "deg",
+                      length_unit: str = "mm") -> tuple[str, str]:
     pts, dirs = _joint_axes(robot, q)
     wc, _ = _closest_point(pts[3:], dirs[3:])
     # wrist: axes 4, 5, 6 become coplanar (4 and 6 aligned)
@@ -304,7 +322,7 @@ def _puma_singularity(robot, q: np.ndarray) -> tuple[str, str]:
     kind = min((wrist, "wrist"), (elbow, "elbow"), (shoulder, "shoulder"))[1]
     if kind == "wrist":
         text = (f"near a wrist singularity (axes 4 and 6 nearly aligned, "
-                f"q5 = {math.degrees(q[4]):+.1f}°)")
+                f"q5 = {_fmt_angle(q[4], angle_unit)})")
     elif kind == "elbow":
         straight = q[2] - psi
         straight = (straight + math.pi) % (2 * math.pi) - math.pi
@@ -312,11 +330,12 @@ def _puma_singularity(robot, q: np.ndarray) -> tuple[str, str]:
         if how == "folded back":
             straight = q[2] - (psi - math.copysign(math.pi, psi))
             straight = (straight + math.pi) % (2 * math.pi) - math.pi
-        text = (f"near an elbow singularity (arm {how}: q3 = {math.degrees(q[2]):+.1f}°, "
+        text = (f"near an elbow singularity (arm {how}: q3 = {_fmt_angle(q[2], angle_unit)}, "
                 f"{'straight' if how == 'stretched out' else 'folded'} at "
-                f"{math.degrees(straight):+.1f}°)")
+                f"{_fmt_angle(straight, angle_unit)})")
     else:
-        text = (f"near a shoulder singularity (wrist centre {radial * 1000:.0f} mm from "
+        dist = _fmt_length(radial, length_unit, sign="")
+        text = (f"near a shoulder singularity (wrist centre {dist} from "
                 "the axis of joint 1, in the arm's plane)")
     return kind, text
 
@@ -393,7 +412,8 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
               max_joint_step: float = _DEFAULT_MAX_STEP_R,
               max_prismatic_step: float = _DEFAULT_MAX_STEP_P,
               sigma_threshold: float = 0.04, lambda_max: float = 0.04,
-              newton_iterations: int = 3) -> JogResult:
+              newton_iterations: int = 3, angle_unit: str = "deg",
+              length_unit: str = "mm") -> JogResult:
     """Move the TCP by the small motion ``delta`` = [dx dy dz, drx dry drz] (m, rad).
 
     ``frame`` "world": translation along and rotation about the world (base) axes,
@@ -401,8 +421,11 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
     that lies outside its limits (a loaded trajectory, a pose typed elsewhere) is not
     clipped, which would be a jump: it may only move back towards its range. See the
     module docstring for the algorithm; ``max_joint_step`` (rad) and
-    ``max_prismatic_step`` (m) bound every joint's move per call.
+    ``max_prismatic_step`` (m) bound every joint's move per call. The result's message
+    gives joint values and distances in ``angle_unit`` ("deg"/"rad") and ``length_unit``
+    ("mm"/"m"), the user's display units.
     """
+    angle_scale(angle_unit), length_scale(length_unit)  # refuse an unknown unit up front
     if frame not in ("world", "tool"):
         raise ValueError(f"frame must be 'world' or 'tool', got {frame!r}")
     q0 = as_vector(q, robot.n, "q")
@@ -450,11 +473,13 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
     manip = float(np.prod(s_vals)) if s_vals.size else 0.0
     smin = float(s_vals[-1]) if s_vals.size else 0.0
     near = smin < sigma_threshold
-    kind, sing_text = singularity_info(robot, q1) if near else (None, "")
+    kind, sing_text = (singularity_info(robot, q1, angle_unit, length_unit) if near
+                       else (None, ""))
 
     message = None
     moved_part = f"; moved {fraction * 100:.0f} % of the step" if fraction < 0.99 else ""
     limited_by_joint = limiting is not None and s_lim <= s and s_lim < 1.0
+    units = (angle_unit, length_unit)
     if limited_by_joint:
         j = limiting
         side = "upper" if dq[j] > 0 else "lower"
@@ -462,13 +487,13 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
         outside = q0[j] > qlim[j, 1] if dq[j] > 0 else q0[j] < qlim[j, 0]
         if outside:  # it started beyond that limit and may only come back
             message = (f"{joint_label(robot, j)} is beyond its {side} limit "
-                       f"({_fmt_joint_value(robot, j, value)}) at "
-                       f"{_fmt_joint_value(robot, j, q0[j])} and may only move back "
+                       f"({_fmt_joint_value(robot, j, value, *units)}) at "
+                       f"{_fmt_joint_value(robot, j, q0[j], *units)} and may only move back "
                        "towards its range")
         else:
             verb = "is at" if s_lim < 1e-9 else "reached"
             message = (f"{joint_label(robot, j)} {verb} its {side} limit "
-                       f"({_fmt_joint_value(robot, j, value)})")
+                       f"({_fmt_joint_value(robot, j, value, *units)})")
     if near and (fraction < 0.99 or not limited_by_joint):
         text = f"{sing_text[0].upper()}{sing_text[1:]}: manipulability {manip:.3g}"
         message = text if message is None else f"{message}. {text}"

@@ -109,6 +109,26 @@ def test_jog_into_a_joint_limit_stops_with_the_message(qtbot, pendant, session):
     assert np.all(np.isfinite(session.q))
 
 
+def test_jog_messages_follow_the_global_units(qtbot, window, pendant, session):
+    """Switch to rad (the joint row's unit button) and m, jog into the elbow's limit: the
+    message says rad, not degrees."""
+    jog = pendant.jog
+    robot = session.robot
+    q = session.q
+    for _ in range(26):
+        q = jog_step(robot, q, "x", -1, 0.01).q_new
+    session.set_q(q)
+    click(qtbot, window.joint_panel.rows[0].unit)  # deg -> rad, for every panel
+    assert session.display.angle_unit == "rad"
+    session.display.length_unit = "m"
+    jog.set_mode(0)
+    for _ in range(5):
+        click(qtbot, jog.buttons[("x", -1)])
+    text = jog.status_text
+    assert f"Joint 3 (elbow) is at its lower limit ({robot.qlim[2, 0]:+.3f} rad)" in text
+    assert "°" not in text and "mm" not in text
+
+
 def test_continuous_jog_uses_wall_clock_and_speed_override(qtbot, pendant, session, clock):
     from robogui.session.jog import JOG_LINEAR_SPEED
 

@@ -230,12 +230,17 @@ class JogPanel(QtWidgets.QWidget):
         """One incremental step with the current settings; moves the session's robot."""
         s = self.session
         step = self.step_size(axis)
-        res = jog_step(s.robot, s.q, axis, direction, step, self.frame)
+        res = jog_step(s.robot, s.q, axis, direction, step, self.frame, **self._units())
         if res.moved:
             with undo.labelled(s, f"Jog {'+' if direction > 0 else '-'}{axis.upper()}"):
                 s.set_q(res.q_new)
         self._show(res, axis, direction, step)
         return res
+
+    def _units(self) -> dict[str, str]:
+        """The display units the jog's messages speak (deg/rad, mm/m)."""
+        d = self.session.display
+        return {"angle_unit": d.angle_unit, "length_unit": d.length_unit}
 
     def _button_pressed(self, axis: str, direction: int) -> None:
         self.setFocus(QtCore.Qt.FocusReason.MouseFocusReason)  # the keys work from now on
@@ -275,7 +280,8 @@ class JogPanel(QtWidgets.QWidget):
         dt, self._last_tick = max(0.0, now - self._last_tick), now
         axis, direction = self._held
         s = self.session
-        res = jog_velocity(s.robot, s.q, jog_twist(axis, direction), dt, self.speed, self.frame)
+        res = jog_velocity(s.robot, s.q, jog_twist(axis, direction), dt, self.speed, self.frame,
+                           **self._units())
         if res.moved:
             s.set_q(res.q_new, changing=True)
         self._show(res, axis, direction, None)
