@@ -43,7 +43,9 @@ def clipped_widgets(root: QtWidgets.QWidget) -> list[tuple[QtWidgets.QWidget, st
 
     A single-line plain-text label is clipped when its text is wider than its contents
     (``fontMetrics().horizontalAdvance``); a button when its size is below its size hint.
-    Rich-text and word-wrapped labels reflow and are checked by height only.
+    Rich-text and word-wrapped labels reflow and are checked by height only. Check boxes
+    and radio buttons are buttons; a tab narrower than its size hint is elided; a table
+    header section narrower than its title (plus the style's margins) is cut.
     """
     out = []
     for w in root.findChildren(QtWidgets.QWidget):
@@ -66,6 +68,47 @@ def clipped_widgets(root: QtWidgets.QWidget) -> list[tuple[QtWidgets.QWidget, st
             if hint.width() > w.width() + 1 or hint.height() > w.height() + 1:
                 out.append((w, f"button {w.text()!r} needs {hint.width()}x{hint.height()}, "
                                f"has {w.width()}x{w.height()}"))
+        elif isinstance(w, QtWidgets.QTabBar):
+            out += _clipped_tabs(w)
+        elif isinstance(w, QtWidgets.QHeaderView):
+            out += _clipped_sections(w)
+    return out
+
+
+def _clipped_tabs(bar: QtWidgets.QTabBar) -> list[tuple[QtWidgets.QWidget, str]]:
+    # a tab narrower than its size hint has its text elided (scrolled tabs keep their size)
+    out = []
+    for i in range(bar.count()):
+        if not bar.isTabVisible(i) or not bar.tabText(i):
+            continue
+        hint, rect = bar.tabSizeHint(i), bar.tabRect(i)
+        vertical = bar.shape() in (QtWidgets.QTabBar.Shape.RoundedWest,
+                                   QtWidgets.QTabBar.Shape.RoundedEast)
+        need, has = (hint.height(), rect.height()) if vertical else (hint.width(), rect.width())
+        if need > has + 1:
+            out.append((bar, f"tab {bar.tabText(i)!r} needs {need} px, has {has}"))
+    return out
+
+
+def _clipped_sections(header: QtWidgets.QHeaderView) -> list[tuple[QtWidgets.QWidget, str]]:
+    # a section's title wider than the section (horizontal) or than the header (vertical)
+    model = header.model()
+    if model is None:
+        return []
+    out = []
+    fm = header.fontMetrics()
+    margin = 2 * header.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_HeaderMargin)
+    horizontal = header.orientation() == QtCore.Qt.Orientation.Horizontal
+    for i in range(header.count()):
+        if header.isSectionHidden(i):
+            continue
+        text = model.headerData(i, header.orientation(), QtCore.Qt.ItemDataRole.DisplayRole)
+        if text in (None, ""):
+            continue
+        need = max(fm.horizontalAdvance(line) for line in str(text).split("\n")) + margin
+        has = header.sectionSize(i) if horizontal else header.width()
+        if need > has + 1:
+            out.append((header, f"header {str(text)!r} needs {need} px, has {has}"))
     return out
 
 
@@ -80,6 +123,13 @@ class Presentation:
         self.action.setShortcut(QtGui.QKeySequence("Ctrl+Alt+P"))
         self.action.setStatusTip("large fonts, thick lines, high contrast (for a projector)")
         self.action.toggled.connect(self.set_enabled)
+        # docks built or filled while the mode is on (the plot docks come after the first
+        # frame, the teach docks later): wrapped and fitted by the same pass, one timer
+        self._refresh = QtCore.QTimer(win, singleShot=True, interval=0)
+        self._refresh.timeout.connect(self._apply_to_docks)
+        self._watched: set = set()
+        self._elide: dict = {}  # tab bar -> its elide mode before the mode went on
+        win.installEventFilter(_DockWatcher(self, win))
         if _to_bool(win.settings.q.value(SETTINGS_KEY, False)):
             # once the event loop runs: the window and its docks are built and shown
             QtCore.QTimer.singleShot(0, lambda: self.action.setChecked(True))
@@ -103,9 +153,16 @@ class Presentation:
                 w.setFont(big)
             app.setPalette(_palette())
             app.setStyleSheet(self._saved[2] + _HIGH_CONTRAST)
-            self._wrap_docks()
-            self._fit_texts()
+            self.enabled = True
+            self._apply_to_docks()
         elif self._saved is not None:
+            self._refresh.stop()
+            for bar, mode in self._elide.items():
+                try:
+                    bar.setElideMode(mode)
+                except RuntimeError:  # the bar is gone
+                    pass
+            self._elide = {}
             self._unfit_texts()
             self._unwrap_docks()
             font, palette, sheet, own = self._saved
@@ -121,7 +178,7 @@ class Presentation:
         self.enabled = on
         scale = FONT_SCALE if on else 1.0
         view = self.win.view
-        view.label_scale = scale
+        view.scene.set_presentation_scale(scale)  # labels, tool axes, floor grid
         if self.teaching is not None:
             self.teaching.frames.set_scale(scale)
             self.teaching.singularity.set_scale(scale)
@@ -142,6 +199,30 @@ class Presentation:
         room for its whole text (the docks scroll instead)."""
         if self.enabled:
             self._fit_texts()
+
+    def dock_changed(self) -> None:
+        """A dock was added, filled or shown: wrap and fit it once control returns to the
+        event loop (the one path for docks built before and after the mode went on)."""
+        if self.enabled:
+            self._refresh.start()
+
+    def _apply_to_docks(self) -> None:
+        if not self.enabled:
+            return
+        for dock in self.win.findChildren(QtWidgets.QDockWidget):
+            if dock not in self._watched:  # its later setWidget/show reach dock_changed
+                self._watched.add(dock)
+                dock.installEventFilter(_DockWatcher(self, dock))
+        self._wrap_docks()
+        self._fit_texts()
+        for bar in self.win.findChildren(QtWidgets.QTabBar):
+            # tabs keep their whole title and scroll (Qt elides them in a narrow dock area)
+            self._elide.setdefault(bar, bar.elideMode())
+            bar.setElideMode(QtCore.Qt.TextElideMode.ElideNone)
+            bar.setUsesScrollButtons(True)
+        for table in self.win.findChildren(QtWidgets.QTableView):
+            if table.isVisible():
+                table.resizeColumnsToContents()
 
     def _fit_texts(self) -> None:
         if not hasattr(self, "_mins"):
@@ -191,7 +272,8 @@ class Presentation:
     def _wrap_docks(self) -> None:
         """Each dock's panel in a scroll area: large text scrolls instead of being cut,
         and the window still fits a 1280x720 projector."""
-        self._wrapped = []
+        if not hasattr(self, "_wrapped"):
+            self._wrapped = {}  # dock -> (scroll area, the dock's own minimum width)
         for dock in self.win.findChildren(QtWidgets.QDockWidget):
             inner = dock.widget()
             if inner is None or isinstance(inner, QtWidgets.QScrollArea):
@@ -201,18 +283,44 @@ class Presentation:
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
             scroll.setWidget(inner)  # the dock gives the panel up to the scroll area
-            self._wrapped.append((dock, scroll, dock.minimumWidth()))
+            # a dock filled again (a placeholder's panel) keeps its first minimum width
+            min_width = self._wrapped.get(dock, (None, dock.minimumWidth()))[1]
+            self._wrapped[dock] = (scroll, min_width)
             dock.setMinimumWidth(0)
             dock.setWidget(scroll)
 
     def _unwrap_docks(self) -> None:
-        for dock, scroll, min_width in getattr(self, "_wrapped", []):
-            if dock.widget() is scroll:
-                inner = scroll.takeWidget()
-                dock.setWidget(inner)
-                scroll.deleteLater()
+        for dock, (scroll, min_width) in getattr(self, "_wrapped", {}).items():
+            try:
+                if dock.widget() is scroll:
+                    inner = scroll.takeWidget()
+                    dock.setWidget(inner)
+                    scroll.deleteLater()
                 dock.setMinimumWidth(min_width)
-        self._wrapped = []
+            except RuntimeError:  # the dock is gone
+                pass
+        self._wrapped = {}
+
+
+class _DockWatcher(QtCore.QObject):
+    """Event filter on the window (a dock added) and on each dock (a panel set, the dock
+    shown): tells the :class:`Presentation` to apply itself to the docks again."""
+
+    _EVENTS = (QtCore.QEvent.Type.ChildAdded, QtCore.QEvent.Type.Show)
+
+    def __init__(self, presentation: Presentation, parent: QtCore.QObject):
+        super().__init__(parent)
+        self.presentation = presentation
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        kind = event.type()
+        if kind not in self._EVENTS:
+            return False
+        on_window = isinstance(obj, QtWidgets.QMainWindow)
+        if (kind == QtCore.QEvent.Type.Show or not on_window
+                or isinstance(event.child(), QtWidgets.QDockWidget)):
+            self.presentation.dock_changed()
+        return False
 
 
 def _to_bool(value) -> bool:

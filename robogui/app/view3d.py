@@ -199,6 +199,17 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         if fit:
             self.fit_to_robot()
 
+    def set_presentation_scale(self, k: float) -> None:
+        """Presentation mode: labels, the tool axes and the floor grid lines ``k`` times
+        larger (1 = normal); the robot's items are rebuilt at the current pose."""
+        self.label_scale = float(k)
+        if self._robot is not None:
+            frames, tint = self._frames, self._tint  # set_robot clears them
+            self.set_robot(self._robot)
+            if frames is not None:
+                self.show_frames(frames, tint)
+        self.update()
+
     def _on_display(self, name: str, value) -> None:
         if name == "mag" and self._robot is not None:
             self.set_robot(self._robot)
@@ -263,7 +274,9 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         self._static.append((plane, "floor"))
         ticks = np.arange(-half, half + step / 2, step)
         eps = 2e-4 * robot.reach
-        for major, color, width in ((False, style.GRID_MINOR, 1.0), (True, style.GRID_MAJOR, 1.5)):
+        k = self.label_scale  # presentation mode: thicker grid lines
+        for major, color, width in ((False, style.GRID_MINOR, 1.0 * k),
+                                    (True, style.GRID_MAJOR, 1.5 * k)):
             sel = ticks[np.isclose(np.round(ticks / (5 * step)) * 5 * step, ticks) == major]
             if sel.size == 0:
                 continue
@@ -372,8 +385,10 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
 
     def _build_wrist(self, robot, s: float) -> None:
         colors = [style.rgba(c) for c in style.AXIS_COLORS]
-        length = 1.5 * s
-        wrist = meshes.triad(length, 0.05 * s, colors)
+        k = self.label_scale  # presentation mode: longer, thicker tool axes
+        length = 1.5 * s * k
+        self.tool_axes_length = length  # m, the tool triad's arms (x, y, z)
+        wrist = meshes.triad(length, 0.05 * s * k, colors)
         self._add_part(wrist, None, robot.n_bodies, np.eye(4), "wrist", colors=wrist[2])
         small = meshes.triad(0.8 * s, 0.03 * s, colors)
         for k in range(robot.n_bodies + 1):

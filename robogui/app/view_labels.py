@@ -70,7 +70,7 @@ class ViewLabels:
             end = np.zeros(3)
             end[i] = length
             item = gl.GLLinePlotItem(pos=np.stack([np.zeros(3), end]), color=style.rgba(color),
-                                     width=3.0, mode="lines", antialias=True,
+                                     width=3.0 * sc.label_scale, mode="lines", antialias=True,
                                      glOptions="translucent")
             item.setDepthValue(-18)  # over the grid, under the robot
             sc.addItem(item)
@@ -104,7 +104,7 @@ class ViewLabels:
             return
         xy = self.view.scene.project(np.array([p for p, _, _ in texts]))
         font = QtGui.QFont(self.view.scene.font())
-        font.setPointSizeF(9.0)
+        font.setPointSizeF(9.0 * self.view.scene.label_scale)  # larger in presentation mode
         painter.setFont(font)
         fm = painter.fontMetrics()
         taken: list[tuple[float, float]] = []
