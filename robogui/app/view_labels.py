@@ -63,8 +63,7 @@ class ViewLabels:
         sc = self.view.scene
         if getattr(sc, "floor_grid", None) is None:
             return
-        step = sc.floor_grid[3]
-        length = 2 * step
+        length = 0.25 * self.session.robot.reach  # in sight, not across the scene
         self.items = []
         for i, color in enumerate(style.AXIS_COLORS):
             end = np.zeros(3)
