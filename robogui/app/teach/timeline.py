@@ -162,6 +162,8 @@ class Timeline(QtWidgets.QWidget):
                                         lambda: self.session.set_trajectory(None))
         self.menu_button.setMenu(menu)
         row.addWidget(self.menu_button)
+        # the popup arrow sits on the button's right edge: keep the label clear of it
+        row.addSpacing(10)
         self.info_label = QtWidgets.QLabel()
         self.info_label.setStyleSheet("color: #9fb0c3;")
         row.addWidget(self.info_label, 1)
