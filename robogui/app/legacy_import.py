@@ -22,7 +22,7 @@ from robogui.engine.robot import Robot
 from robogui.engine.trajectory import Trajectory
 from robogui.io.robotfile import RobotFileError, load_robot
 
-from . import library
+from .message_box import message_box, show_error
 
 __all__ = ["open_legacy_robot", "load_robmat_motion", "open_robmat_motion", "export_roboop",
            "choose_item", "show_info", "ask_yes_no", "CONVENTION_CHOICES", "IMPORT_FILTER",
@@ -52,7 +52,7 @@ def choose_item(parent, title: str, label: str, items: list) -> str | None:
 
 def show_info(parent, title: str, text: str) -> QtWidgets.QMessageBox:
     """A non-modal information box (nothing waits for it)."""
-    return library.message_box(parent, QtWidgets.QMessageBox.Icon.Information, title, text,
+    return message_box(parent, QtWidgets.QMessageBox.Icon.Information, title, text,
                                "infoBox")
 
 
@@ -65,7 +65,7 @@ def ask_yes_no(parent, title: str, text: str) -> bool:
 def _presenters(parent, present_error, present_info):
     # 'is None', not 'or': a presenter may be a callable that is falsy (an empty log)
     err = present_error if present_error is not None else (
-        lambda t, x: library.show_error(parent, t, x))
+        lambda t, x: show_error(parent, t, x))
     inf = present_info if present_info is not None else (lambda t, x: show_info(parent, t, x))
     return err, inf
 

@@ -14,6 +14,8 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.io.robotfile import RobotFileError, list_robots, load_robot
 
+from .message_box import message_box, show_error  # noqa: F401  (re-exported)
+
 __all__ = ["ErrorPresenter", "load_into_session", "show_error", "ask_robot_file", "ask_tip",
            "RobotPicker"]
 
@@ -87,22 +89,6 @@ def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter
         present("Cannot open robot", f"{name_or_path}: {exc}")
         return False
     return True
-
-
-def show_error(parent: QtWidgets.QWidget | None, title: str, text: str) -> QtWidgets.QMessageBox:
-    """A non-modal warning box (the GUI keeps running; tests can find and close it)."""
-    return message_box(parent, QtWidgets.QMessageBox.Icon.Warning, title, text, "errorBox")
-
-
-def message_box(parent, icon, title: str, text: str, object_name: str) -> QtWidgets.QMessageBox:
-    """A non-modal, selectable-text message box that deletes itself when closed."""
-    box = QtWidgets.QMessageBox(icon, title, text, QtWidgets.QMessageBox.StandardButton.Ok, parent)
-    box.setObjectName(object_name)
-    box.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-    box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
-    box.setWindowModality(QtCore.Qt.WindowModality.NonModal)
-    box.show()
-    return box
 
 
 def ask_robot_file(parent: QtWidgets.QWidget | None, start_dir: str = "") -> str | None:

@@ -8,7 +8,6 @@ join through :meth:`MainWindow.add_panel`; the bottom dock area is kept for the 
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -18,13 +17,13 @@ from robogui import __version__
 from robogui.io.robotfile import list_robots
 from robogui.session.ellipse import ELLIPSOID_KINDS
 
-from . import library, style
+from . import library
 from .bindings import bind_checkbox, field_ref
 from .dh_table import DHTable
 from .ellipsoid_item import EllipsoidOverlay
 from .fullscreen import FullScreenView
 from .joint_panel import JointPanel
-from .main_thread_gc import install_main_thread_gc
+from .application import create_app  # noqa: F401  (re-exported: render, tests, cli)
 from .compare_layer import install_compare
 from .mag_control import MagControl
 from .menu_extras import install_symbolic_and_legacy_actions
@@ -520,21 +519,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings.save_display(self.session.display)
         self.settings.sync()
         super().closeEvent(event)
-
-
-def create_app(argv=None) -> QtWidgets.QApplication:
-    """The QApplication (created once), with shared GL contexts and the dark theme."""
-    app = QtWidgets.QApplication.instance()
-    if app is None:
-        # share GL resources between views (shader programs are compiled once)
-        QtCore.QCoreApplication.setAttribute(
-            QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
-        app = QtWidgets.QApplication(list(argv) if argv is not None else sys.argv[:1])
-        app.setOrganizationName("robogui")
-        app.setApplicationName("robogui")
-        style.apply_dark_theme(app)
-    install_main_thread_gc(app)
-    return app
 
 
 def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bool = False,

@@ -25,7 +25,7 @@ from robogui.session.session import DisplayOptions
 from robogui.session.video import Overlays
 
 from . import style
-from .main_window import create_app
+from .application import create_app
 from .view3d import RobotScene
 
 __all__ = ["render_robot", "render_video", "FrameRenderer", "Overlays", "output_scale",

@@ -198,3 +198,12 @@ def check_finite_result(result, what: str, **inputs) -> None:
     raise ValueError(f"{what} would overflow to a non-finite result for these finite inputs"
                      f"{blame}: give {worst or 'the inputs'} a magnitude that the computation "
                      "can square (well below 1e150)")
+
+
+def angle_scale(unit: str) -> float:
+    """Factor from ``unit`` to radians; ValueError for anything but "rad" or "deg"."""
+    if unit == "rad":
+        return 1.0
+    if unit == "deg":
+        return math.pi / 180.0
+    raise ValueError(f'unit must be "rad" or "deg", got {unit!r}')

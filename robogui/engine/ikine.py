@@ -1,6 +1,7 @@
 """Inverse kinematics: a numeric solver for any chain; Paul & Zhang's analytic solution
-for Puma-560-like arms (6R, spherical wrist) is in :mod:`.ikine_puma` (also reachable
-here as ``ikine560`` and ``ikine560_all``).
+for Puma-560-like arms (6R, spherical wrist) is in :mod:`.ikine_puma` (re-exported
+here as ``ikine560`` and ``ikine560_all``); the result type and pose error are in
+:mod:`.ik_result`.
 
 ``ikine`` returns an :class:`IKResult` (q, success, iterations, residual, reason);
 for a stack of poses (m, 4, 4) every field gets a leading m axis (reason a tuple).
@@ -11,12 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg.lapack import dposv as _dposv
 
 from .checks import as_float_array, as_transform
+from .ik_result import IKResult, _into_limits, _pose_error, _residual, pose_error
+from .ikine_puma import ikine560, ikine560_all
 from .kinematics import run_kernel
 
 __all__ = ["IKResult", "ikine", "ikine560", "ikine560_all", "pose_error"]
@@ -24,64 +26,6 @@ __all__ = ["IKResult", "ikine", "ikine560", "ikine560_all", "pose_error"]
 # Sugihara weight w_n in lambda = w_n E + lam_bar; 0.1 needs the fewest iterations on the Puma
 _E_SCALE = 0.1
 _METHODS = ("lm", "r6", "roboop", "roboop_taylor")
-
-
-@dataclass(frozen=True)
-class IKResult:
-    """Outcome of an inverse-kinematics solve.
-
-    q: joint coordinates (n,) (or (m, n) for a stack; (8, n) / (m, 8, n) for
-    ikine560_all), always finite. success: pose reached within tolerance and q inside
-    the joint limits. iterations: solver iterations used over all restarts (0 for the
-    analytic solution). residual: pose error ``max(|position error| m, |rotation error|
-    rad)`` of q, weighted by the mask (in its frame) for ikine. reason: "converged",
-    "analytic", or why it failed, in words.
-    config: the ikine560 branch(es) as r6 letters, e.g. "lun" (None for ikine).
-    """
-
-    q: np.ndarray
-    success: bool | np.ndarray
-    iterations: int | np.ndarray
-    residual: float | np.ndarray
-    reason: str | tuple
-    config: str | tuple | None = None
-
-    def __bool__(self) -> bool:
-        return bool(np.all(self.success))
-
-
-# -- pose error ----------------------------------------------------------------------
-
-def pose_error(T, Tc) -> np.ndarray:
-    """Error twist taking pose Tc to pose T, world frame: (..., 4, 4) -> (..., 6).
-
-    ``[p - pc, theta * axis]`` where ``R Rc^T = rot(axis, theta)``, theta in [0, pi]
-    (the exact rotation vector, not the small-angle difference of r6 ``tr2diff``).
-    """
-    T = np.asarray(T, dtype=float)
-    Tc = np.asarray(Tc, dtype=float)
-    return _pose_error(T[..., :3, :], Tc[..., :3, :])
-
-
-def _pose_error(T, Tc) -> np.ndarray:
-    """T, Tc as (..., 3, 4) (the top rows suffice)."""
-    Re = T[..., :3, :3] @ np.swapaxes(Tc[..., :3, :3], -1, -2)
-    v = 0.5 * np.stack([Re[..., 2, 1] - Re[..., 1, 2], Re[..., 0, 2] - Re[..., 2, 0],
-                        Re[..., 1, 0] - Re[..., 0, 1]], axis=-1)
-    s = np.sqrt(np.sum(v * v, axis=-1))
-    c = 0.5 * (Re[..., 0, 0] + Re[..., 1, 1] + Re[..., 2, 2] - 1.0)
-    th = np.arctan2(s, c)
-    k = np.where(s > 1e-12, th / np.where(s > 1e-12, s, 1.0), 1.0)
-    w = v * k[..., None]
-    near_pi = (s <= 1e-6) & (c < 0)
-    if np.any(near_pi):
-        # rotation by ~pi: the axis is the dominant column of Re + I (sign is immaterial)
-        B = Re[near_pi] + np.eye(3)
-        col = np.argmax(np.sum(B * B, axis=-2), axis=-1)
-        ax = B[np.arange(len(B)), :, col]
-        ax /= np.linalg.norm(ax, axis=-1, keepdims=True)
-        w[near_pi] = ax * th[near_pi][..., None]
-    return np.concatenate([T[..., :3, 3] - Tc[..., :3, 3], w], axis=-1)
 
 
 # -- numeric solver --------------------------------------------------------------------
@@ -145,10 +89,7 @@ def _rotvec_matrix(r):
     return np.eye(3) + s * K + (1 - c) * (K @ K)
 
 
-def _residual(e, w):
-    ep = np.sqrt(np.sum((e[:, :3] * w[:3]) ** 2, axis=1))
-    er = np.sqrt(np.sum((e[:, 3:] * w[3:]) ** 2, axis=1))
-    return np.maximum(ep, er)
+
 
 
 def _search(robot, Tt, q, w, tol, ilimit, method, lam_bar, end=False, lim=None, rev=None):
@@ -312,21 +253,6 @@ def _search_one(robot, tt, q, w, tol, ilimit, method, lam_bar, end=False):
             dq *= 1.0 / big
         ql = (np.array(ql) + dq).tolist()
     return np.array(ql), r, ilimit, (path_q, path_r)
-
-
-def _into_limits(q, qlim, revolute):
-    """Shift revolute angles by multiples of 2 pi into [lo, hi] when possible.
-
-    Returns the shifted q and a mask (m,) of rows inside the limits.
-    """
-    lo, hi = qlim[:, 0], qlim[:, 1]
-    two_pi = 2.0 * math.pi
-    k = np.ceil((lo - q) / two_pi - 1e-12)
-    shifted = np.where(revolute, q + two_pi * k, q)
-    # the angle may already sit in range without a shift when the range spans > 2 pi
-    shifted = np.where(revolute & (q >= lo) & (q <= hi), q, shifted)
-    ok = np.all((shifted >= lo - 1e-12) & (shifted <= hi + 1e-12), axis=1)
-    return np.clip(shifted, lo, hi), ok
 
 
 def _reach_bound(robot) -> float:
@@ -599,13 +525,3 @@ def _failure_reason(best, best_out, outside, smin, tol, slimit, ilimit) -> str:
     else:
         text += "; the pose may be out of reach or only reachable outside the joint limits"
     return text
-
-
-def __getattr__(name: str):
-    """``ikine560`` and ``ikine560_all`` live in :mod:`.ikine_puma` (imported on first
-    use: that module builds on the helpers here)."""
-    if name in ("ikine560", "ikine560_all"):
-        from . import ikine_puma
-
-        return getattr(ikine_puma, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Paul & Zhang's analytic inverse kinematics for Puma-560-like arms (6R, spherical
 wrist; r6 ``ikine560``): all eight branches, batched over poses.
 
-Results are :class:`robogui.engine.ikine.IKResult`; ``robogui.engine.ikine`` re-exports
+Results are :class:`robogui.engine.ik_result.IKResult`; ``robogui.engine.ikine`` re-exports
 :func:`ikine560` and :func:`ikine560_all`.
 """
 
@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .checks import as_transform
-from .ikine import IKResult, _into_limits, _pose_error, _residual
+from .ik_result import IKResult, _into_limits, _pose_error, _residual
 
 __all__ = ["ikine560", "ikine560_all"]
 

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .checks import as_float_array, as_transform, check_rotation
+from .checks import angle_scale, as_float_array, as_transform, check_rotation
 
 __all__ = ["UnitQuaternion", "r2q", "q2r", "qmul", "qconj", "qslerp", "qcanonical"]
 
@@ -225,12 +225,10 @@ class UnitQuaternion:
 
         ``s = cos(theta/2)``, ``v = sin(theta/2) v/|v|`` (r6 ``quaternion(theta, v)``).
         """
-        from .transforms import _angle_scale  # local: transforms imports this module
-
         th = as_float_array(theta, "theta")
         if th.shape != () or not np.isfinite(th):
             raise ValueError(f"theta must be a finite scalar, got {theta!r}")
-        th = float(th) * _angle_scale(unit)
+        th = float(th) * angle_scale(unit)
         axis = as_float_array(v, "v")
         if axis.shape != (3,) or not np.all(np.isfinite(axis)):
             raise ValueError(f"v must be a finite vector of shape (3,), got {v!r}")
@@ -271,9 +269,8 @@ class UnitQuaternion:
 
     def angvec(self, unit: str = "rad") -> tuple[float, np.ndarray]:
         """Angle in [0, pi] and unit axis (3,); the identity gives ``(0, [0, 0, 0])``."""
-        from .transforms import _angle_scale
 
-        scale = _angle_scale(unit)
+        scale = angle_scale(unit)
         q = qcanonical(self._q)
         n = np.linalg.norm(q[1:])
         theta = 2.0 * math.atan2(n, q[0])

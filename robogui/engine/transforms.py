@@ -9,10 +9,9 @@ from the Robotics Toolbox for MATLAB r6 names and the convention differences.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from .checks import angle_scale as _angle_scale
 from .checks import as_float_array, as_transform, check_rotation
 from .quaternion import UnitQuaternion, q2r, qslerp, r2q
 
@@ -61,15 +60,6 @@ _MAT_SHAPES = "(3, 3), (4, 4), (k, 3, 3) or (k, 4, 4)"
 
 
 # -- door checks ---------------------------------------------------------------------------
-def _angle_scale(unit: str) -> float:
-    """Factor from ``unit`` to radians; ValueError for anything but "rad" or "deg"."""
-    if unit == "rad":
-        return 1.0
-    if unit == "deg":
-        return math.pi / 180.0
-    raise ValueError(f'unit must be "rad" or "deg", got {unit!r}')
-
-
 def _finite(arr: np.ndarray, name: str, want: str = "") -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         hint = f"; expected finite values of shape {want}" if want else ""

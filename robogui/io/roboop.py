@@ -28,7 +28,7 @@ from ..engine import bounds
 from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
 from ..engine.link import Link
 from ..engine.robot import Robot
-from .robotfile import RobotFileError, _closest
+from .file_error import RobotFileError, _closest
 
 __all__ = ["LegacyFormatError", "LegacyFormatWarning", "ConfFile", "parse_conf", "load_roboop",
            "read_roboop", "read_conf_text", "robot_to_conf", "save_roboop", "BASE_KEYS",

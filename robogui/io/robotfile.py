@@ -13,7 +13,6 @@ back by :func:`save_robot`. The format is documented in ``docs/robot-file-format
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import tomllib
@@ -28,6 +27,7 @@ from ..engine.files import TextDecodeProblem, atomic_write_text, decode_text
 from ..engine.link import Link, inertia_vector
 from ..engine.robot import Robot
 from ..engine.transforms import rpy2r, tr2rpy
+from .file_error import RobotFileError, _closest
 from .tomlwrite import toml_table
 
 __all__ = [
@@ -54,36 +54,9 @@ ANGLE_UNITS = {"rad": None, "deg": math.radians}
 LENGTH_UNITS = {"m": 1.0, "mm": 1000.0}
 
 
-class RobotFileError(ValueError):
-    """A robot file that cannot be read: bad TOML, a missing, unknown or invalid field.
-
-    The message reads ``"<file>: link <k>: field '<name>': <problem>"`` (parts that do
-    not apply are left out). ``path``, ``link`` (1-based, or None) and ``field`` are
-    also available as attributes.
-    """
-
-    def __init__(self, problem: str, path=None, link: int | None = None,
-                 field: str | None = None):
-        self.path = None if path is None else str(path)
-        self.link = link
-        self.field = field
-        self.problem = problem
-        parts = [p for p in (self.path, None if link is None else f"link {link}",
-                             None if field is None else f"field '{field}'") if p]
-        super().__init__(": ".join([*parts, problem]))
-
-
 # ---------------------------------------------------------------------------------
 # reading
 # ---------------------------------------------------------------------------------
-def _closest(key: str, valid) -> str:
-    match = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
-    if not match:
-        match = difflib.get_close_matches(key.lower(), [v.lower() for v in valid], n=1)
-        match = [v for v in valid if match and v.lower() == match[0]]
-    return f" - did you mean '{match[0]}'?" if match else ""
-
-
 class _Exact(float):
     """A float from the file that remembers its decimal text, so that a length given in
     millimetres converts to the nearest metre value (260.4 mm -> 0.2604 m exactly)."""

@@ -31,8 +31,8 @@ from robogui.engine.link import Link
 from robogui.engine.robot import Robot
 from robogui.engine.visual import Visual
 
+from .file_error import RobotFileError
 from .packages import PackageResolver
-from .robotfile import RobotFileError
 
 __all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "URDF_SUFFIXES"]
 

@@ -44,6 +44,8 @@ import math
 
 import numpy as np
 
+from .arm_axes import _closest_point, _joint_axes, has_spherical_wrist
+
 __all__ = ["is_puma_like", "arm_config", "describe_config", "config_of"]
 
 _PUMA_ALPHA = np.array([1.0, 0.0, -1.0, 1.0, -1.0, 0.0]) * (math.pi / 2)
@@ -110,9 +112,6 @@ def describe_config(config: str) -> str:
 def config_of(robot, q, frames: np.ndarray | None = None) -> str | None:
     """Configuration letters (``"run"`` style) of any 6-axis arm with a spherical wrist at
     ``q`` (n,); None for other arms. ``frames`` is ``fkine_all(robot, q)`` if known."""
-    from .jog import _closest_point, _joint_axes
-    from .singularity import has_spherical_wrist
-
     if not has_spherical_wrist(robot):
         return None
     q = np.asarray(q, dtype=float)

@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from robogui.engine.checks import as_vector
-from robogui.engine.kinematics import fkine, link_matrices
+from robogui.engine.kinematics import fkine
 from robogui.engine.transforms import tr2angvec
 
-from .readout import angle_scale, length_scale
+from .arm_axes import _closest_point, _jacob0, _joint_axes, _task_rows, is_puma_like, task_mask  # noqa: F401  (re-exported: picking)
+from .readout import _fmt_angle, _fmt_length, angle_scale, length_scale
+from .singularity import _puma_singularity, decoupled_words, explain_singularity, singularity_kind
 
 __all__ = [
     "AXES",
@@ -107,12 +108,6 @@ class JogResult:
 
 
 # -- small helpers ------------------------------------------------------------------
-def _jacob0(robot, q: np.ndarray) -> np.ndarray:
-    from robogui.engine.jacobians import jacob0
-
-    return np.asarray(jacob0(robot, q), dtype=float)
-
-
 def joint_label(robot, j: int) -> str:
     """``"joint 3 (elbow)"`` for 0-based ``j``; the name only when the robot file gives one."""
     name = robot.links[j].name
@@ -125,20 +120,6 @@ def _fmt_joint_value(robot, j: int, value: float, angle_unit: str = "deg",
     if robot.links[j].joint == "R":
         return _fmt_angle(value, angle_unit)
     return _fmt_length(value, length_unit)
-
-
-def _fmt_angle(value: float, unit: str = "deg") -> str:
-    """``value`` rad as "+45.0°" (deg) or "+0.785 rad" (rad)."""
-    if unit == "rad":
-        return f"{value:+.3f} rad"
-    return f"{value * angle_scale(unit):+.1f}°"
-
-
-def _fmt_length(value: float, unit: str = "mm", sign: str = "+") -> str:
-    """``value`` m as "+12.5 mm" (mm) or "+0.0125 m" (m)."""
-    if unit == "m":
-        return f"{value:{sign}.4f} m"
-    return f"{value * length_scale(unit):{sign}.1f} mm"
 
 
 def _rotvec(R: np.ndarray) -> np.ndarray:
@@ -184,92 +165,6 @@ def _dls(J: np.ndarray, e: np.ndarray, sigma_threshold: float, lambda_max: float
     return Vt.T @ (gain * (U.T @ e)), s
 
 
-@lru_cache(maxsize=32)
-def _structural_rows(robot) -> tuple[bool, ...]:
-    """Jacobian rows that are not zero in every configuration (checked at 3 random ones)."""
-    qs = np.vstack([robot.random_q(3, seed=12345), np.zeros(robot.n)])
-    live = np.zeros(6, dtype=bool)
-    for q in qs:
-        J = _jacob0(robot, q)
-        live |= np.abs(J).max(axis=1) > 1e-9 * max(1.0, robot.reach)
-    return tuple(bool(x) for x in live)
-
-
-def task_mask(robot, rotation: bool = False) -> np.ndarray:
-    """Task directions [x y z rx ry rz] (6,) bool that ``robot`` can control by itself.
-
-    Rows of the Jacobian that are zero in every configuration are dropped; if more rows
-    remain than joints, orientation (or, with ``rotation``, position) is dropped too.
-    Used by the jog and as the IK mask of linear moves.
-    """
-    return _task_rows(robot, rotation)
-
-
-def _task_rows(robot, rotation_jog: bool) -> np.ndarray:
-    rows = np.array(_structural_rows(robot))
-    if rows.sum() > robot.n:
-        # under-actuated for the full pose: keep the kind of motion being jogged
-        keep = np.array([False] * 3 + [True] * 3) if rotation_jog else np.array(
-            [True] * 3 + [False] * 3)
-        rows &= keep
-    return rows
-
-
-# -- Puma-like singularity analysis -------------------------------------------------------
-def _joint_axes(robot, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points (n, 3) and unit directions (n, 3) of the joint axes in the world frame.
-
-    Standard D-H: joint j turns about z of frame j-1; modified D-H: about z of frame j.
-    The tool transform does not matter here. With mimic joints: the independent joints'
-    own axes, on the full chain at ``E q + c``.
-    """
-    cp = getattr(robot, "coupling", None)
-    if cp is not None:
-        P, D = _joint_axes(robot.full, cp.E @ q + cp.c)
-        return P[cp.independent], D[cp.independent]
-    A = link_matrices(robot, q.reshape(1, -1))[0]
-    frames = [np.asarray(robot.base)]
-    for j in range(robot.n):
-        frames.append(frames[-1] @ A[j])
-    sel = frames[1:] if robot.is_mdh else frames[:-1]
-    F = np.array(sel)
-    if robot.is_general:  # general joints: z of frame j-1 times the joint's constant pre
-        F = np.array(frames[:-1]) @ robot.joint_models.pre
-    return F[:, :3, 3], F[:, :3, 2]
-
-
-def _closest_point(points: np.ndarray, dirs: np.ndarray) -> tuple[np.ndarray, float]:
-    """Least-squares point nearest to several lines, and its largest distance to them."""
-    P = np.zeros((3, 3))
-    b = np.zeros(3)
-    for p, d in zip(points, dirs, strict=True):
-        M = np.eye(3) - np.outer(d, d)
-        P += M
-        b += M @ p
-    x = np.linalg.lstsq(P, b, rcond=None)[0]
-    dist = max(float(np.linalg.norm((np.eye(3) - np.outer(d, d)) @ (x - p)))
-               for p, d in zip(points, dirs, strict=True))
-    return x, dist
-
-
-@lru_cache(maxsize=32)
-def is_puma_like(robot) -> bool:
-    """6 revolute joints, a spherical wrist (axes 4-6 meet in a point) and axes 2, 3 parallel."""
-    if robot.n != 6 or robot.structure != "RRRRRR":
-        return False
-    tol = 1e-9 * max(1.0, robot.reach)
-    for q in robot.random_q(2, seed=4321):
-        pts, dirs = _joint_axes(robot, q)
-        if abs(float(np.dot(dirs[1], dirs[2]))) < 1 - 1e-9:
-            return False
-        if np.linalg.matrix_rank(dirs[3:], tol=1e-6) < 2:
-            return False
-        _, dist = _closest_point(pts[3:], dirs[3:])
-        if dist > tol:
-            return False
-    return True
-
-
 def singularity_info(robot, q, angle_unit: str = "deg",
                      length_unit: str = "mm") -> tuple[str | None, str]:
     """Which singularity the arm at ``q`` (n,) is closest to, and a description.
@@ -282,8 +177,6 @@ def singularity_info(robot, q, angle_unit: str = "deg",
     the kind. Angles and lengths in the sentence are in ``angle_unit`` / ``length_unit``.
     """
     q = as_vector(q, robot.n, "q")
-    from .singularity import decoupled_words, explain_singularity, singularity_kind
-
     kind, text = (_puma_singularity(robot, q, angle_unit, length_unit) if is_puma_like(robot)
                   else singularity_kind(robot, q))  # any arm with a spherical wrist
     how = decoupled_words(robot, q, kind)
@@ -291,53 +184,6 @@ def singularity_info(robot, q, angle_unit: str = "deg",
         return kind, f"{text}, {how}"
     lost = explain_singularity(robot, q, weakest=True).lost
     return kind, text + "".join(f", {d.text}" for d in lost)
-
-
-def _puma_singularity(robot, q: np.ndarray, angle_unit: str = "deg",
-                      length_unit: str = "mm") -> tuple[str, str]:
-    pts, dirs = _joint_axes(robot, q)
-    wc, _ = _closest_point(pts[3:], dirs[3:])
-    # wrist: axes 4, 5, 6 become coplanar (4 and 6 aligned)
-    wrist = abs(float(np.linalg.det(dirs[3:])))
-    # elbow: wrist centre, axis 2 and axis 3 in one line, seen along axis 3
-    z = dirs[2]
-    perp = lambda v: v - np.dot(v, z) * z
-    u, f = perp(pts[2] - pts[1]), perp(wc - pts[2])
-    nu, nf = float(np.linalg.norm(u)), float(np.linalg.norm(f))
-    if nu > 1e-12 and nf > 1e-12:
-        psi = math.atan2(float(np.dot(np.cross(u, f), z)), float(np.dot(u, f)))
-        elbow = abs(math.sin(psi))
-    else:
-        psi, elbow = 0.0, 1.0
-    # shoulder: wrist centre on the axis of joint 1, or with a shoulder offset (Puma d3)
-    # in the plane of axes 1 and 2: then joint 1 moves it within the arm plane only
-    r = wc - pts[0]
-    normal = np.cross(dirs[1], dirs[0])
-    nn = float(np.linalg.norm(normal))
-    if nn > 1e-9:
-        radial = abs(float(np.dot(r, normal))) / nn
-    else:  # axes 1 and 2 parallel: plain distance from axis 1
-        radial = float(np.linalg.norm(r - np.dot(r, dirs[0]) * dirs[0]))
-    shoulder = min(1.0, radial / max(nu + nf, 1e-12))
-    kind = min((wrist, "wrist"), (elbow, "elbow"), (shoulder, "shoulder"))[1]
-    if kind == "wrist":
-        text = (f"near a wrist singularity (axes 4 and 6 nearly aligned, "
-                f"q5 = {_fmt_angle(q[4], angle_unit)})")
-    elif kind == "elbow":
-        straight = q[2] - psi
-        straight = (straight + math.pi) % (2 * math.pi) - math.pi
-        how = "stretched out" if abs(psi) < math.pi / 2 else "folded back"
-        if how == "folded back":
-            straight = q[2] - (psi - math.copysign(math.pi, psi))
-            straight = (straight + math.pi) % (2 * math.pi) - math.pi
-        text = (f"near an elbow singularity (arm {how}: q3 = {_fmt_angle(q[2], angle_unit)}, "
-                f"{'straight' if how == 'stretched out' else 'folded'} at "
-                f"{_fmt_angle(straight, angle_unit)})")
-    else:
-        dist = _fmt_length(radial, length_unit, sign="")
-        text = (f"near a shoulder singularity (wrist centre {dist} from "
-                "the axis of joint 1, in the arm's plane)")
-    return kind, text
 
 
 def _limit_fraction(dq: np.ndarray, q0: np.ndarray, lim: np.ndarray) -> tuple[float, int | None]:

@@ -115,3 +115,17 @@ def pose_text(T: np.ndarray, *, orientation_kind: str = "rpy", angle_unit: str =
     lines.append("T =")
     lines.append(matrix_text(T))
     return "\n".join(lines)
+
+
+def _fmt_angle(value: float, unit: str = "deg") -> str:
+    """``value`` rad as "+45.0°" (deg) or "+0.785 rad" (rad)."""
+    if unit == "rad":
+        return f"{value:+.3f} rad"
+    return f"{value * angle_scale(unit):+.1f}°"
+
+
+def _fmt_length(value: float, unit: str = "mm", sign: str = "+") -> str:
+    """``value`` m as "+12.5 mm" (mm) or "+0.0125 m" (m)."""
+    if unit == "m":
+        return f"{value:{sign}.4f} m"
+    return f"{value * length_scale(unit):{sign}.1f} mm"

@@ -26,15 +26,16 @@ Everything here is Qt-free and computed from the engine's Jacobian and frames.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from robogui.engine.checks import as_vector
 from robogui.engine.jacobians import jacob0
 
-from .jog import _closest_point, _joint_axes, is_puma_like, task_mask
+from .arm_axes import _closest_point, _joint_axes, has_spherical_wrist, is_puma_like, task_mask
+from .readout import _fmt_angle, _fmt_length
 
 __all__ = ["LostDirection", "SingularityExplanation", "explain_singularity",
            "has_spherical_wrist", "singularity_kind", "decoupled_words", "wrist_centre",
@@ -178,21 +179,6 @@ def explain_singularity(robot, q, J=None, rel_tol: float = REL_TOL, *,
 
 
 # -- naming the kind ------------------------------------------------------------------
-@lru_cache(maxsize=32)
-def has_spherical_wrist(robot) -> bool:
-    """6 joints, the last three revolute with axes meeting in one point (2 random states)."""
-    if robot.n != 6 or robot.structure[3:] != "RRR":
-        return False
-    tol = 1e-9 * max(1.0, robot.reach)
-    for q in robot.random_q(2, seed=4321):
-        pts, dirs = _joint_axes(robot, q)
-        if np.linalg.matrix_rank(dirs[3:], tol=1e-6) < 2:
-            return False
-        if _closest_point(pts[3:], dirs[3:])[1] > tol:
-            return False
-    return True
-
-
 def wrist_centre(robot, q) -> np.ndarray:
     """The point where the wrist axes meet (3,), m; the robot must have a spherical wrist."""
     pts, dirs = _joint_axes(robot, as_vector(q, robot.n, "q"))
@@ -234,8 +220,6 @@ def singularity_kind(robot, q) -> tuple[str, str]:
     :func:`robogui.session.jog.singularity_info` (with joint angles)."""
     q = as_vector(q, robot.n, "q")
     if is_puma_like(robot):
-        from .jog import _puma_singularity
-
         return _puma_singularity(robot, q)
     if not has_spherical_wrist(robot):
         return "general", "near a singularity"
@@ -270,3 +254,50 @@ def decoupled_words(robot, q, kind: str) -> str:
                   for j in range(3)], axis=1)
     n = _canonical(np.linalg.svd(A)[0][:, -1])
     return f"the wrist centre cannot move along {direction_words(n)}"
+
+
+def _puma_singularity(robot, q: np.ndarray, angle_unit: str = "deg",
+                      length_unit: str = "mm") -> tuple[str, str]:
+    pts, dirs = _joint_axes(robot, q)
+    wc, _ = _closest_point(pts[3:], dirs[3:])
+    # wrist: axes 4, 5, 6 become coplanar (4 and 6 aligned)
+    wrist = abs(float(np.linalg.det(dirs[3:])))
+    # elbow: wrist centre, axis 2 and axis 3 in one line, seen along axis 3
+    z = dirs[2]
+    perp = lambda v: v - np.dot(v, z) * z
+    u, f = perp(pts[2] - pts[1]), perp(wc - pts[2])
+    nu, nf = float(np.linalg.norm(u)), float(np.linalg.norm(f))
+    if nu > 1e-12 and nf > 1e-12:
+        psi = math.atan2(float(np.dot(np.cross(u, f), z)), float(np.dot(u, f)))
+        elbow = abs(math.sin(psi))
+    else:
+        psi, elbow = 0.0, 1.0
+    # shoulder: wrist centre on the axis of joint 1, or with a shoulder offset (Puma d3)
+    # in the plane of axes 1 and 2: then joint 1 moves it within the arm plane only
+    r = wc - pts[0]
+    normal = np.cross(dirs[1], dirs[0])
+    nn = float(np.linalg.norm(normal))
+    if nn > 1e-9:
+        radial = abs(float(np.dot(r, normal))) / nn
+    else:  # axes 1 and 2 parallel: plain distance from axis 1
+        radial = float(np.linalg.norm(r - np.dot(r, dirs[0]) * dirs[0]))
+    shoulder = min(1.0, radial / max(nu + nf, 1e-12))
+    kind = min((wrist, "wrist"), (elbow, "elbow"), (shoulder, "shoulder"))[1]
+    if kind == "wrist":
+        text = (f"near a wrist singularity (axes 4 and 6 nearly aligned, "
+                f"q5 = {_fmt_angle(q[4], angle_unit)})")
+    elif kind == "elbow":
+        straight = q[2] - psi
+        straight = (straight + math.pi) % (2 * math.pi) - math.pi
+        how = "stretched out" if abs(psi) < math.pi / 2 else "folded back"
+        if how == "folded back":
+            straight = q[2] - (psi - math.copysign(math.pi, psi))
+            straight = (straight + math.pi) % (2 * math.pi) - math.pi
+        text = (f"near an elbow singularity (arm {how}: q3 = {_fmt_angle(q[2], angle_unit)}, "
+                f"{'straight' if how == 'stretched out' else 'folded'} at "
+                f"{_fmt_angle(straight, angle_unit)})")
+    else:
+        dist = _fmt_length(radial, length_unit, sign="")
+        text = (f"near a shoulder singularity (wrist centre {dist} from "
+                "the axis of joint 1, in the arm's plane)")
+    return kind, text
