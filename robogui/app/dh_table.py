@@ -30,23 +30,25 @@ _ERROR_BG = "#7a2630"
 _Role = QtCore.Qt.ItemDataRole
 
 
-def dh_head(robot, angle_unit: str = "deg") -> list[str]:
+def dh_head(robot, angle_unit: str = "deg", length_unit: str = "m") -> list[str]:
     """Column headers of the table for ``robot`` (without the cells: the header view asks
     for them once per column and repaint, and a 200-link robot has 200 rows of cells)."""
     head = [c.head for c in dh_edit.COLUMNS]
     if robot.is_general:  # general (URDF) joints: origin, axis and the constant after it
         for key, text in dh_edit.GENERAL_HEADS.items():
-            head[dh_edit.column_index(key)] = text.replace("(deg)", f"({angle_unit})")
+            head[dh_edit.column_index(key)] = text.replace("(deg)", f"({angle_unit})").replace(
+                "(m)", f"({length_unit})")
     elif robot.is_mdh:
         head[dh_edit.column_index("a")] = "a(i-1)"
         head[dh_edit.column_index("alpha")] = "alpha(i-1)"
     return head
 
 
-def dh_rows(robot, angle_unit: str = "deg") -> tuple[list[str], list[list[str]]]:
+def dh_rows(robot, angle_unit: str = "deg",
+            length_unit: str = "m") -> tuple[list[str], list[list[str]]]:
     """Header and text rows of the table (Qt-free, also used by tests)."""
-    head = dh_head(robot, angle_unit)
-    rows = [[dh_edit.cell_text(robot, i, k, angle_unit) for k in range(len(head))]
+    head = dh_head(robot, angle_unit, length_unit)
+    rows = [[dh_edit.cell_text(robot, i, k, angle_unit, length_unit) for k in range(len(head))]
             for i in range(robot.n)]
     return head, rows
 
@@ -65,12 +67,20 @@ class DHTableModel(QtCore.QAbstractTableModel):
         self._robot = session.robot
         self._subs = Subscriptions(self)
         self._subs.connect(session.events.robot, self._on_robot)
+        # the app's global units: angles and lengths shown and typed in them
         self._subs.connect(session.display.events.angle_unit, lambda _u: self._refresh_all())
+        self._subs.connect(session.display.events.length_unit, lambda _u: self._refresh_all())
 
     # -- the table -------------------------------------------------------------------------
     @property
     def unit(self) -> str:
+        """The display's angle unit ("deg" or "rad")."""
         return self.session.display.angle_unit
+
+    @property
+    def length_unit(self) -> str:
+        """The display's length unit ("mm" or "m")."""
+        return self.session.display.length_unit
 
     def rowCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: N802, B008
         return 0 if parent.isValid() else self._robot.n
@@ -83,8 +93,10 @@ class DHTableModel(QtCore.QAbstractTableModel):
             return str(section + 1) if role == _Role.DisplayRole else None
         col = dh_edit.COLUMNS[section]
         if role == _Role.DisplayRole:
-            head = dh_head(self._robot, self.unit)[section]
-            unit = {"angle": self.unit, "length": "m"}.get(col.kind)
+            head = dh_head(self._robot, self.unit, self.length_unit)[section]
+            unit = {"angle": self.unit, "length": self.length_unit}.get(col.kind)
+            if col.key == "r":
+                unit = self.length_unit
             if self._robot.is_general and col.key in dh_edit.GENERAL_HEADS:
                 return head
             return f"{head} [{unit}]" if unit else head
@@ -100,9 +112,9 @@ class DHTableModel(QtCore.QAbstractTableModel):
         if role in (_Role.DisplayRole, _Role.EditRole):
             if bad is not None:
                 return bad[0]
-            text = dh_edit.cell_text(self._robot, r, c, self.unit)
+            text = dh_edit.cell_text(self._robot, r, c, self.unit, self.length_unit)
             if role == _Role.DisplayRole and dh_edit.COLUMNS[c].kind == "joint" and text != "-":
-                text += " " + dh_edit.unit_of(self._robot, r, c, self.unit)
+                text += " " + dh_edit.unit_of(self._robot, r, c, self.unit, self.length_unit)
             return text
         if role == _Role.ToolTipRole:
             return bad[1] if bad is not None else dh_edit.COLUMNS[c].tip
@@ -133,7 +145,8 @@ class DHTableModel(QtCore.QAbstractTableModel):
         if self._start is None:
             self._start = undo.RobotSnapshot.of(self.session)
         try:
-            robot = dh_edit.edit_cell(self._start.robot, row, col, text, self.unit)
+            robot = dh_edit.edit_cell(self._start.robot, row, col, text, self.unit,
+                                      self.length_unit)
         except ValueError as exc:
             self._quiet(lambda: self.session.set_robot(self._start.robot, self._start.q))
             return str(exc)
@@ -159,7 +172,7 @@ class DHTableModel(QtCore.QAbstractTableModel):
         q = self._start.q if self._start is not None else self.session.q
         head = dh_edit.COLUMNS[col].head
         try:
-            robot = dh_edit.edit_cell(base, row, col, text, self.unit)
+            robot = dh_edit.edit_cell(base, row, col, text, self.unit, self.length_unit)
         except ValueError as exc:
             self.cancel_preview()
             self.errors[(row, col)] = (text, str(exc))
@@ -318,6 +331,8 @@ class DHTable(QtWidgets.QWidget):
         subs = self._subs = Subscriptions(self)
         subs.connect(session.events.robot, lambda _r: self.refresh())
         subs.connect(session.events.tool, lambda _t: self.refresh())
+        subs.connect(session.display.events.length_unit, lambda _u: self.refresh())
+        subs.connect(session.display.events.angle_unit, lambda _u: self.refresh())
         self.refresh()
 
     def selected_row(self) -> int:
@@ -354,6 +369,8 @@ class DHTable(QtWidgets.QWidget):
             f"<b>{r.name}</b> {('(' + r.manufacturer + ')') if r.manufacturer else ''} - "
             f"{r.n} axis {r.structure}, {r.convention}, "
             f"gravity [{g[0]:.3g} {g[1]:.3g} {g[2]:.3g}] m/s<sup>2</sup>. "
-            "Type into a cell (Enter commits, Esc reverts; expressions like -pi/2 work). "
-            "Lengths in m, masses in kg, inertias in kg m<sup>2</sup> about the centre of "
-            "mass; Jm, B and Tc are motor referred. " + "; ".join(extra))
+            "Type into a cell (Enter commits, Esc reverts; expressions like -pi/2 work, "
+            "and a unit: 1.5 rad, 30 deg, 12 mm, 0.3 m). "
+            f"Lengths in {self.session.display.length_unit}, angles in "
+            f"{self.session.display.angle_unit}, masses in kg, inertias in kg m<sup>2</sup> "
+            "about the centre of mass; Jm, B and Tc are motor referred. " + "; ".join(extra))

@@ -17,90 +17,18 @@ field, and in the main window's status bar; :attr:`NumberField.note` keeps the t
 :attr:`NumberField.noted` emits it. Values are kept exactly as typed (the display rounds
 to ``shown_decimals``, the value does not).
 
-The parsing is the Qt-free :func:`parse_number` (unit tables in :data:`UNITS`).
+The parsing is the Qt-free :func:`robogui.session.units.parse_number` (unit tables in
+:data:`UNITS`), shared with the D-H editor.
 """
 
 from __future__ import annotations
 
-import math
-import re
-
 from PySide6 import QtCore, QtGui, QtWidgets
+
+from robogui.session.units import HINTS, UNITS, NumberError, parse_number, unit_label
 
 __all__ = ["NumberField", "UNITS", "parse_number", "NumberError", "unit_label", "unit_for",
            "unit_field", "follow_units"]
-
-#: unit -> size in SI units, per quantity
-UNITS: dict[str, dict[str, float]] = {
-    "angle": {"deg": math.pi / 180.0, "°": math.pi / 180.0, "degree": math.pi / 180.0,
-              "degrees": math.pi / 180.0, "rad": 1.0, "radian": 1.0, "radians": 1.0},
-    "length": {"m": 1.0, "mm": 1e-3, "cm": 1e-2},
-    "time": {"s": 1.0, "ms": 1e-3},
-    "speed": {"m/s": 1.0, "mm/s": 1e-3},
-}
-_QUANTITY_OF = {u: q for q, table in UNITS.items() for u in table}
-
-_NUMBER = re.compile(r"""^\s*
-    (?P<num>[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?)
-    \s*(?P<unit>[A-Za-z°/][^\s]*)?\s*$""", re.VERBOSE)
-#: the units a field of each quantity names in its hints
-HINTS = {"angle": "deg (°) or rad", "length": "mm, cm or m", "time": "ms or s",
-         "speed": "mm/s or m/s"}
-_NAMES = {"angle": "an angle", "length": "a length", "time": "a time", "speed": "a speed"}
-
-_STRICT_MAX = 1e12  # beyond any range a field here has; keeps float formatting sane
-
-
-class NumberError(ValueError):
-    """Text that is not a number in the field's quantity (the message says why)."""
-
-
-def unit_label(unit: str) -> str:
-    """How a unit is written after a number (``°`` for degrees)."""
-    return "°" if unit in ("deg", "°") else unit
-
-
-def parse_number(text: str, quantity: str | None = None, unit: str = "") -> float:
-    """The number ``text`` means, in ``unit`` (of ``quantity``; None: a plain number).
-
-    >>> round(parse_number("1.5 rad", "angle", "deg"), 4)
-    85.9437
-    >>> parse_number("12,5", "angle", "deg")
-    12.5
-
-    Raises :class:`NumberError` with a message for the user.
-    """
-    raw = text.strip()
-    if not raw:
-        raise NumberError("type a number")
-    m = _NUMBER.match(raw)
-    if m is None:
-        if re.match(r"^\s*[+-]?\d{1,3}(,\d{3})+(\.\d*)?", raw):
-            raise NumberError(f"'{raw}' is not a number: no thousands separators "
-                              "(a comma is a decimal point)")
-        raise NumberError(f"'{raw}' is not a number")
-    num = m.group("num").replace(",", ".")
-    try:
-        value = float(num)
-    except ValueError:  # pragma: no cover - the pattern only passes floats
-        raise NumberError(f"'{raw}' is not a number") from None
-    if not math.isfinite(value) or abs(value) > _STRICT_MAX:
-        raise NumberError(f"'{raw}' is too large")
-    typed = m.group("unit")
-    if typed is None:
-        return value
-    typed_key = typed.lower() if typed != "°" else typed
-    if quantity is None:
-        raise NumberError(f"'{raw}': this field takes a plain number, without a unit")
-    table = UNITS[quantity]
-    if typed_key not in table:
-        other = _QUANTITY_OF.get(typed_key)
-        if other is not None:
-            raise NumberError(f"'{raw}': {typed} is a unit of {other}, this field is "
-                              f"{_NAMES[quantity]} ({HINTS[quantity]})")
-        raise NumberError(f"'{raw}': unknown unit '{typed}' (use {HINTS[quantity]})")
-    return value * table[typed_key] / table[unit]
-
 
 class NumberField(QtWidgets.QDoubleSpinBox):
     """A spin box that keeps what was typed, clamps with a note, or refuses with a reason.

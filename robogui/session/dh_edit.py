@@ -3,9 +3,13 @@
 Each edit returns a *new* :class:`~robogui.engine.robot.Robot` (the description is
 immutable) or raises ``ValueError`` with the reason, naming the link and the column,
 so an invalid cell never changes the robot. The table's columns are :data:`COLUMNS`;
-angles are shown and typed in the display unit ("deg" or "rad"), lengths in metres.
+angles are shown and typed in the display's angle unit ("deg" or "rad"), lengths in its
+length unit ("mm" or "m"), as everywhere in the app.
 
-A typed number may be a short expression: ``90``, ``-pi/2``, ``0.15 + 0.02``, ``1e-3``.
+A typed number may be a short expression: ``90``, ``-pi/2``, ``0.15 + 0.02``, ``1e-3``;
+an angle or a length may carry a unit as in every numeric field
+(:func:`robogui.session.units.parse_number`: ``1.5 rad``, ``30 deg``, ``12 mm``,
+``0.3 m``, ``-pi/2 rad``, a decimal comma ``12,5``), converted to the column's unit.
 For a revolute joint theta is the joint variable (shown ``q1``) and for a prismatic
 joint d is: typing a number there is refused with that reason (edit the offset).
 """
@@ -15,6 +19,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,9 +27,10 @@ import numpy as np
 from robogui.engine.link import Link, inertia_vector
 from robogui.engine.robot import Robot
 
-from . import readout
+from . import readout, units
 
-__all__ = ["COLUMNS", "Column", "cell_text", "edit_cell", "parse_number", "insert_link",
+__all__ = ["COLUMNS", "Column", "cell_text", "edit_cell", "parse_number", "parse_value",
+           "unit_of", "insert_link",
            "delete_link", "move_link", "one_link_robot", "map_q", "column_index"]
 
 
@@ -93,6 +99,43 @@ def parse_number(text: str) -> float:
     return value
 
 
+#: an expression followed by a unit word ("-pi/2 rad", "0.1+0.02 m")
+_UNIT_TAIL = re.compile(r"^(?P<expr>.*?(?:[^A-Za-z_\s]|\bpi))\s*(?P<unit>[A-Za-z\u00b0]+)$")
+_MAX = 1e12  # as the app's number fields: beyond any length or angle a robot has
+
+
+def parse_value(text: str, quantity: str, unit: str) -> float:
+    """A number typed into an angle or length cell, in ``unit`` ("deg"/"rad", "mm"/"m").
+
+    The app's number-field rules (:func:`robogui.session.units.parse_number`: a unit
+    suffix of the quantity converted, a decimal comma, no thousands separators), and
+    expressions with ``pi`` optionally followed by a unit. ValueError says why not.
+    """
+    raw = str(text).strip().replace("\u2212", "-")
+    try:
+        return units.parse_number(raw, quantity, unit)
+    except units.NumberError as exc:
+        reason = exc
+    m = _UNIT_TAIL.match(raw)
+    try:
+        if m is not None:  # the unit's own refusal (another quantity, unknown) if any
+            try:
+                factor = units.parse_number("1 " + m["unit"], quantity, unit)
+            except units.NumberError as exc:
+                raise units.NumberError(str(exc).replace(f"'1 {m['unit']}'", f"'{raw}'")) \
+                    from None
+            value = parse_number(m["expr"]) * factor
+        else:
+            value = parse_number(raw)
+    except units.NumberError:
+        raise
+    except ValueError:
+        raise ValueError(str(reason)) from None
+    if abs(value) > _MAX:
+        raise ValueError(f"'{raw}' is too large")
+    return value
+
+
 def _eval(node):
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
         return node.value
@@ -122,12 +165,12 @@ GENERAL_HEADS = {"theta": "origin xyz (m)", "d": "origin rpy (deg)", "a": "axis"
                  "alpha": "then xyz / rpy", "convention": "convention"}
 
 
-def _general_cell(L: Link, key: str, a_scale: float) -> str:
+def _general_cell(L: Link, key: str, a_scale: float, l_scale: float = 1.0) -> str:
     """origin xyz, origin rpy, axis and the constant transform after the motion."""
     from robogui.engine.transforms import tr2rpy
 
     def xyz(T):
-        return " ".join(_g(v, 4) for v in T[:3, 3])
+        return " ".join(_g(v * l_scale, 4) for v in T[:3, 3])
 
     def rpy(T):
         return " ".join(_g(v * a_scale, 4) for v in tr2rpy(T))
@@ -143,18 +186,22 @@ def _general_cell(L: Link, key: str, a_scale: float) -> str:
     return "general"
 
 
-def cell_text(robot: Robot, row: int, col: int, angle_unit: str = "deg") -> str:
-    """The text of one cell (numbers with up to 6 significant digits; angles in the unit).
+def cell_text(robot: Robot, row: int, col: int, angle_unit: str = "deg",
+              length_unit: str = "m") -> str:
+    """The text of one cell (numbers with up to 6 significant digits; angles and lengths
+    in the units: "deg"/"rad", "m"/"mm").
 
     A general (URDF) joint shows its origin, axis and post transform in the D-H columns.
     """
     L = robot.links[row]
     key = COLUMNS[col].key
     if getattr(L, "is_general", False) and key in _KINEMATIC:
-        return _general_cell(L, key, readout.angle_scale(angle_unit))
+        return _general_cell(L, key, readout.angle_scale(angle_unit),
+                             readout.length_scale(length_unit))
     rev = L.joint == "R"
     a_scale = readout.angle_scale(angle_unit)
-    joint_scale = a_scale if rev else 1.0
+    l_scale = readout.length_scale(length_unit)
+    joint_scale = a_scale if rev else l_scale
     if key == "joint":
         return L.joint
     if key == "name":
@@ -162,9 +209,9 @@ def cell_text(robot: Robot, row: int, col: int, angle_unit: str = "deg") -> str:
     if key == "theta":
         return f"q{row + 1}" if rev else _g(L.theta * a_scale)
     if key == "d":
-        return _g(L.d) if rev else f"q{row + 1}"
+        return _g(L.d * l_scale) if rev else f"q{row + 1}"
     if key in ("a", "alpha"):
-        return _g(L.a) if key == "a" else _g(L.alpha * a_scale)
+        return _g(L.a * l_scale) if key == "a" else _g(L.alpha * a_scale)
     if key == "offset":
         return _g(L.offset * joint_scale)
     if key in ("qmin", "qmax"):
@@ -174,7 +221,7 @@ def cell_text(robot: Robot, row: int, col: int, angle_unit: str = "deg") -> str:
     if key == "convention":
         return "modified" if L.mdh else "standard"
     if key == "r":
-        return " ".join(_g(v, 4) for v in L.r)
+        return " ".join(_g(v * l_scale, 4) for v in L.r)
     if key == "I":
         return " ".join(_g(v, 4) for v in inertia_vector(L.I))
     if key == "Tc":
@@ -184,20 +231,23 @@ def cell_text(robot: Robot, row: int, col: int, angle_unit: str = "deg") -> str:
     return _g(getattr(L, key))
 
 
-def unit_of(robot: Robot, row: int, col: int, angle_unit: str = "deg") -> str:
-    """The unit of a cell's number ("deg", "rad", "m", ...) or "" (used in headers, tips)."""
+def unit_of(robot: Robot, row: int, col: int, angle_unit: str = "deg",
+            length_unit: str = "m") -> str:
+    """The unit of a cell's number ("deg", "rad", "m", "mm") or "" (headers, tips)."""
     kind = COLUMNS[col].kind
     if kind == "angle":
         return angle_unit
-    if kind == "length":
-        return "m"
+    if kind == "length" or COLUMNS[col].key == "r":
+        return length_unit
     if kind == "joint":
-        return angle_unit if robot.links[row].joint == "R" else "m"
+        return angle_unit if robot.links[row].joint == "R" else length_unit
     return ""
 
 
-def edit_cell(robot: Robot, row: int, col: int, text: str, angle_unit: str = "deg") -> Robot:
-    """``robot`` with cell (row, col) set from ``text``; ValueError says why not."""
+def edit_cell(robot: Robot, row: int, col: int, text: str, angle_unit: str = "deg",
+              length_unit: str = "m") -> Robot:
+    """``robot`` with cell (row, col) set from ``text`` (angles in ``angle_unit``, lengths
+    in ``length_unit`` unless the text names its unit); ValueError says why not."""
     if not 0 <= row < robot.n:
         raise ValueError(f"row {row} is outside the table (links 1..{robot.n})")
     column = COLUMNS[col]
@@ -215,17 +265,25 @@ def edit_cell(robot: Robot, row: int, col: int, text: str, angle_unit: str = "de
                 raise ValueError(f"{text!r}: type standard or modified")
             mdh = word in ("modified", "mdh")
             return robot.with_links([lk.replace(mdh=mdh) for lk in robot.links])
-        changes = _changes(L, row, column, str(text), angle_unit)
+        changes = _changes(L, row, column, str(text), angle_unit, length_unit)
         return robot.with_links(robot.links[:row] + (L.replace(**changes),)
                                 + robot.links[row + 1:])
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
 
 
-def _changes(L: Link, row: int, column: Column, text: str, angle_unit: str) -> dict:
+def _changes(L: Link, row: int, column: Column, text: str, angle_unit: str,
+             length_unit: str) -> dict:
     key, kind = column.key, column.kind
-    a_scale = readout.angle_scale(angle_unit)
+    l_scale = readout.length_scale(length_unit)
     rev = L.joint == "R"
+
+    def angle(t: str) -> float:  # radians
+        return parse_value(t, "angle", angle_unit) * units.UNITS["angle"][angle_unit]
+
+    def length(t: str) -> float:  # metres
+        return parse_value(t, "length", length_unit) * units.UNITS["length"][length_unit]
+
     if key == "joint":
         j = text.strip().upper()
         if j not in ("R", "P"):
@@ -242,16 +300,16 @@ def _changes(L: Link, row: int, column: Column, text: str, angle_unit: str) -> d
         raise ValueError(f"{'theta' if rev else 'd'} is the joint variable q{row + 1} of this "
                          f"{'revolute' if rev else 'prismatic'} joint; edit its offset")
     if kind == "angle":
-        return {key: parse_number(text) / a_scale}
+        return {key: angle(text)}
     if kind == "length":
-        return {key: parse_number(text)}
+        return {key: length(text)}
     if kind == "joint":
-        scale = a_scale if rev else 1.0
+        value_of = angle if rev else length
         if key == "offset":
-            return {"offset": parse_number(text) / scale}
+            return {"offset": value_of(text)}
         if text.strip() in ("-", "") and rev:
             return {"qlim": None}
-        value = parse_number(text) / scale
+        value = value_of(text)
         lo, hi = L.qlim if L.qlim is not None else (-math.pi, math.pi)
         lo, hi = (value, hi) if key == "qmin" else (lo, value)
         if not lo < hi:
@@ -261,8 +319,8 @@ def _changes(L: Link, row: int, column: Column, text: str, angle_unit: str) -> d
         return {"tau_max": None}
     if kind == "number":
         return {key: parse_number(text)}
-    if kind == "vector3":
-        return {key: np.array(_numbers(text, 3))}
+    if kind == "vector3":  # r, the centre of mass: a length
+        return {key: np.array(_numbers(text, 3)) / l_scale}
     if kind == "vector6":
         return {key: np.array(_numbers(text, 6))}
     if kind == "pair":

@@ -33,7 +33,9 @@ def _type_into(qtbot, table, row: int, key: str, text: str, commit=Key.Key_Retur
     return editor
 
 
-def _editor(window):
+def _editor(window, length_unit: str = "m"):
+    # lengths follow the app's global unit (default mm); these tests type metres
+    window.session.display.length_unit = length_unit
     window.dh_dock.show()
     window.dh_dock.raise_()
     return window.dh_table
@@ -84,16 +86,20 @@ def test_dh_editor_invalid_cell_keeps_robot_and_shows_reason(qtbot, window, sess
     dh = _editor(window)
     robot = session.robot
     editor = _type_into(qtbot, dh.table, 1, "a", "0.4x", commit=None)
-    assert editor.toolTip() and "not a number" in editor.toolTip()
+    # read as 0.4 followed by a unit, as in every number field of the app
+    assert editor.toolTip() and "unknown unit 'x'" in editor.toolTip()
     assert session.robot == robot  # the typed text never reached the robot
     QTest.keyClick(editor, Key.Key_Return)
     qtbot.waitUntil(lambda: dh.table.state() != dh.table.State.EditingState)
     assert session.robot == robot
     idx = dh.model.index(1, column_index("a"))
     assert idx.data() == "0.4x"
-    assert "link 2, a: '0.4x' is not a number" in idx.data(QtCore.Qt.ItemDataRole.ToolTipRole)
+    assert "link 2, a: '0.4x': unknown unit 'x' (use mm, cm or m)" in idx.data(
+        QtCore.Qt.ItemDataRole.ToolTipRole)
     assert idx.data(QtCore.Qt.ItemDataRole.BackgroundRole) is not None
-    assert "not a number" in dh.status.text()
+    assert "unknown unit" in dh.status.text()
+    _type_into(qtbot, dh.table, 1, "a", "0.4.2")
+    assert session.robot == robot and "not a number" in dh.status.text()
     # a negative mass and a lower limit above the upper one are refused with the reason
     _type_into(qtbot, dh.table, 2, "m", "-1")
     assert session.robot == robot and "must not be negative" in dh.status.text()
@@ -175,3 +181,58 @@ def test_dh_editor_save_as_urdf_round_trips(qtbot, window, session, tmp_path, mo
     back = load_robot(path)
     q = session.robot.random_q(5, seed=1)
     assert np.allclose(back.fkine(q), session.robot.fkine(q), atol=1e-9)
+
+
+def test_dh_editor_follows_global_units_for_display_and_typing(qtbot, window, session):
+    dh = _editor(window, length_unit="mm")
+    model, table = dh.model, dh.table
+    a, alpha, qmax = column_index("a"), column_index("alpha"), column_index("qmax")
+    head = model.headerData(a, QtCore.Qt.Orientation.Horizontal)
+    assert head == "a [mm]"
+    assert model.index(1, a).data() == "431.8"  # Puma a2 = 0.4318 m
+    assert model.index(0, alpha).data() == "90"  # alpha1 = pi/2
+    # the joint panel's unit button switches the app's angle unit: the table follows
+    QTest.mouseClick(window.joint_panel.rows[0].unit, QtCore.Qt.MouseButton.LeftButton)
+    assert session.display.angle_unit == "rad"
+    assert model.index(0, alpha).data() == "1.5708"
+    assert model.headerData(alpha, QtCore.Qt.Orientation.Horizontal) == "alpha [rad]"
+    assert model.index(0, qmax).data() == f"{session.robot.links[0].qlim[1]:.6g} rad"
+    st = window.undo.stack
+    steps = st.count()
+    # a plain number is in the displayed unit: 500 mm
+    _type_into(qtbot, table, 1, "a", "500")
+    assert math.isclose(session.robot.links[1].a, 0.5)
+    assert model.index(1, a).data() == "500"
+    assert st.count() == steps + 1 and st.undoText() == "Edit a of link 2"
+    # a unit suffix and a decimal comma, as in every number field: converted
+    _type_into(qtbot, table, 1, "a", "0,45 m")
+    assert math.isclose(session.robot.links[1].a, 0.45)
+    _type_into(qtbot, table, 0, "alpha", "30 deg")
+    assert math.isclose(session.robot.links[0].alpha, math.pi / 6)
+    _type_into(qtbot, table, 2, "d", "15 cm")
+    assert math.isclose(session.robot.links[2].d, 0.15)
+    _type_into(qtbot, table, 0, "alpha", "-pi/4 rad")
+    assert math.isclose(session.robot.links[0].alpha, -math.pi / 4)
+    assert st.count() == steps + 5  # one undo step per edit
+    st.undo()
+    assert math.isclose(session.robot.links[0].alpha, math.pi / 6)
+    st.redo()
+    # a unit of another quantity, or an unknown one, is refused with the reason
+    robot = session.robot
+    _type_into(qtbot, table, 0, "alpha", "90 mm")
+    assert session.robot == robot
+    assert "mm is a unit of length" in dh.status.text()
+    _type_into(qtbot, table, 1, "a", "3 kg")
+    assert session.robot == robot and "unknown unit 'kg'" in dh.status.text()
+    _type_into(qtbot, table, 1, "a", "1,000.5")
+    assert session.robot == robot and "thousands" in dh.status.text()
+    assert st.count() == steps + 5
+    # back to metres and degrees: the same robot, shown in them
+    session.display.length_unit = "m"
+    QTest.mouseClick(window.joint_panel.rows[0].unit, QtCore.Qt.MouseButton.LeftButton)
+    assert model.index(2, column_index("d")).data() == "0.15"
+    assert math.isclose(session.robot.links[0].alpha, -math.pi / 4)  # the redone edit
+    assert model.index(0, qmax).data() == (
+        f"{math.degrees(session.robot.links[0].qlim[1]):.6g} deg")
+    assert math.isclose(session.robot.links[1].a, 0.45)
+    assert model.headerData(a, QtCore.Qt.Orientation.Horizontal) == "a [m]"

@@ -134,11 +134,12 @@ def test_dh_table_shows_the_robot(qtbot, window, session):
     head, rows = dh_rows(session.robot, "deg")
     shown = [m.headerData(k, QtCore.Qt.Orientation.Horizontal) for k in range(m.columnCount())]
     assert [h.split(" [")[0] for h in shown] == [h.split(" [")[0] for h in head]
-    assert m.index(1, 4).data() == "0.4318" and m.index(0, 5).data() == "90"
+    # lengths in the app's length unit (mm by default), angles in its angle unit
+    assert m.index(1, 4).data() == "431.8" and m.index(0, 5).data() == "90"
     assert m.index(1, 10).data() == "17.4"  # Puma link 2 mass
     assert m.index(0, 0).flags() & QtCore.Qt.ItemFlag.ItemIsEditable  # the D-H editor
     window.open_robot("puma560akb")
-    assert m.headerData(4, QtCore.Qt.Orientation.Horizontal) == "a(i-1) [m]"
+    assert m.headerData(4, QtCore.Qt.Orientation.Horizontal) == "a(i-1) [mm]"
 
 
 def test_settings_persist_layout_units_and_recent(qtbot, session, settings, tmp_path):

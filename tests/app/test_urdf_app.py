@@ -145,7 +145,7 @@ def test_jog_and_dh_table_on_a_urdf_robot(qtbot, window, session):
     assert head[2:6] == ["origin xyz (m)", "origin rpy (deg)", "axis", "then xyz / rpy"]
     assert rows[1][2] == "0 0.1358 0" and rows[1][4] == "0 1 0"
     window.dh_dock.toggleViewAction().trigger()
-    assert window.dh_table.model.index(1, 2).data() == "0 0.1358 0"
+    assert window.dh_table.model.index(1, 2).data() == "0 135.8 0"  # the app's unit: mm
     # the D-H editor refuses D-H edits of a general joint, with the reason
     assert not window.dh_table.model.commit(1, 2, "0 0 0")
     assert "no D-H parameters to edit" in window.dh_table.status.text()
