@@ -238,7 +238,12 @@ def _ctrl_held() -> bool:
 
 
 class JointPanel(QtWidgets.QWidget):
-    """All joint rows in a scroll area, plus named-pose, zero and random buttons."""
+    """All joint rows in a scroll area, plus named-pose, zero and random buttons.
+
+    ``jointChosen(j)`` fires when the user chooses joint ``j``'s row (a click in it, the
+    Up/Down keys), not when the panel selects a row itself (a new robot)."""
+
+    jointChosen = QtCore.Signal(int)
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -323,7 +328,7 @@ class JointPanel(QtWidgets.QWidget):
             return  # a newer rebuild took over, or done
         for j in range(len(self.rows), min(n, len(self.rows) + count)):
             row = JointRow(self.session, j)
-            row.clicked.connect(self.select)
+            row.clicked.connect(self.choose)
             self._rows_layout.insertWidget(j, row)  # before the stretch
             self.rows.append(row)
             row.set_selected(j == self.selected)
@@ -348,6 +353,12 @@ class JointPanel(QtWidgets.QWidget):
             row.set_selected(row.j == self.selected)
         self.scroll.ensureWidgetVisible(self.rows[self.selected])
 
+    def choose(self, j: int) -> None:
+        """The user chose joint ``j``'s row: select it and say so (``jointChosen``)."""
+        self.select(j)
+        if self.rows:
+            self.jointChosen.emit(self.selected)
+
     def handle_key(self, event: QtGui.QKeyEvent) -> bool:
         """Up/Down: select joint; Left/Right: step it (Ctrl fine). True when handled."""
         key = event.key()
@@ -356,7 +367,7 @@ class JointPanel(QtWidgets.QWidget):
             self.rows[self.selected].step(1 if key == QtCore.Qt.Key.Key_Right else -1, fine)
             return True
         if key in (QtCore.Qt.Key.Key_Up, QtCore.Qt.Key.Key_Down) and self.rows:
-            self.select(self.selected + (1 if key == QtCore.Qt.Key.Key_Down else -1))
+            self.choose(self.selected + (1 if key == QtCore.Qt.Key.Key_Down else -1))
             self.rows[self.selected].slider.setFocus()
             return True
         return False

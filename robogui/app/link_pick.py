@@ -1,13 +1,15 @@
 """Links you can grab in the 3D view: hover, click, drag, scroll, right-click.
 
-Hovering a link lights it (its joint's cylinder and the sticks that joint moves) and
-writes the joint's name, value and limits by the cursor. A click selects that joint
-(here and in the joint panel); dragging on the selected link turns (or slides) its
-joint, measured about the joint's axis like a handle ring (or along it like an arrow),
-and the wheel over it steps the joint; both stay within the joint's limits and each
-drag or wheel run is one undo step. A right click opens the link's menu (the window
-fills it: record a waypoint, make the pose the go-to target, show the link's frame,
-copy the pose). Which link is under the mouse is geometry (:mod:`robogui.session.picking`).
+Hovering a link lights it (its joint's cylinder and the sticks or meshes that joint
+moves) and writes the joint's name, value and limits by the cursor. A click selects that
+joint (here and in the joint panel; choosing a row in the joint panel selects its link
+here); the selected link stays lit in its own colour, the hovered one over it. Dragging
+on the selected link turns (or slides) its joint, measured about the joint's axis like a
+handle ring (or along it like an arrow), and the wheel over it steps the joint; both stay
+within the joint's limits and each drag or wheel run is one undo step. A right click
+opens the link's menu (the window fills it: record a waypoint, make the pose the go-to
+target, show the link's frame, copy the pose). Which link is under the mouse is geometry
+(:mod:`robogui.session.picking`): sticks as cylinders and boxes, URDF meshes as triangles.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ from robogui.session.jog import joint_label
 from robogui.session.picking import joint_axes, joint_of_part, pick, pixel_ray
 
 from . import style, undo
+from .bindings import Subscriptions
 
-__all__ = ["LinkPicker", "HOVER_COLOR"]
+__all__ = ["LinkPicker", "HOVER_COLOR", "SELECTED_COLOR"]
 
 HOVER_COLOR = "#ffe14d"
+SELECTED_COLOR = "#ff3dff"  # the selected link (magenta: no joint or limit colour is)
+_OWN = (0.0, 0.0, 0.0, 0.0)  # a transparent tint: the part's own colours
 _CLICK_PX = 4.0  # a press and release closer than this is a click, not a drag
 _WHEEL_STEP = {"R": math.radians(1.0), "P": 0.002}  # per wheel notch
 
@@ -49,9 +54,12 @@ class LinkPicker:
         self._drag: tuple | None = None  # (HandleDrag, joint, q_j at the start, sign)
         self._lit: list = []  # (part item, colour before lighting)
         self._cursor = None  # the cursor shape this picker set
+        self._limits = None  # the limit state the lighting was done with
         view.scene.add_mouse_handler(self)
         view.scene.add_overlay(self._paint)
         view.robotRebuilt.connect(self._forget)
+        self._subs = Subscriptions(view)
+        self._subs.connect(session.events.frames, self._on_frames)
 
     # -- geometry ------------------------------------------------------------------------------
     def _ray(self, event):
@@ -60,43 +68,69 @@ class LinkPicker:
         return pixel_ray(sc.mvp_matrix(), p.x(), p.y(), max(1, sc.width()), max(1, sc.height()))
 
     def link_at(self, event) -> tuple[int, int] | None:
-        """(joint, frame) of the link under the mouse, or None (nothing, or the base)."""
+        """(joint, frame) of the link under the mouse, or None (nothing, or the base).
+
+        Links drawn as meshes (URDF) are picked against their drawn triangles, the others
+        against their sticks; the nearest hit wins."""
         sc = self.view.scene
         if sc._frames is None:
             return None
+        ray = self._ray(event)
+        hits = []  # (t, part)
+        meshes = sc.mesh_parts
+        shown_meshes = [p.item.visible() for p in meshes]
+        if sc.mesh_picker is not None and any(shown_meshes):
+            hit = sc.mesh_picker.pick(ray, sc._frames, shown_meshes)
+            if hit is not None:
+                hits.append((hit.t, meshes[hit.index]))
         parts = sc.moving_parts(("joint", "link"))
         shown = [p for p in parts if p.item.visible()]
-        # links drawn as meshes (URDF) hide their sticks: the sticks still stand in for them
-        parts = shown or parts
-        if not parts:
+        if not shown and not any(shown_meshes):
+            shown = parts  # nothing drawn (all hidden): the sticks stand in for the links
+        if shown:
+            placements = sc.part_transforms(sc._frames, shown)
+            shapes = ["box" if p.prismatic else "cylinder" for p in shown]
+            hit = pick(ray, placements, shapes)
+            if hit is not None:
+                hits.append((hit.t, shown[hit.index]))
+        if not hits:
             return None
-        placements = sc.part_transforms(sc._frames, parts)
-        shapes = ["box" if p.prismatic else "cylinder" for p in parts]
-        hit = pick(self._ray(event), placements, shapes)
-        if hit is None:
-            return None
-        part = parts[hit.index]
+        part = min(hits, key=lambda h: h[0])[1]
         j = joint_of_part(part.kind, part.frame, part.joint)
         return None if j is None else (j, part.frame)
 
     # -- lighting ------------------------------------------------------------------------------
-    def _light(self, j: int | None) -> None:
-        for item, color in self._lit:
+    def _parts_of(self, j: int) -> list:
+        """The drawn parts of joint ``j``'s link: its cylinder, the sticks or meshes it moves."""
+        return [p for p in self.view.scene.moving_parts(("joint", "link", "mesh"))
+                if joint_of_part(p.kind, p.frame, p.joint) == j]
+
+    def _light(self) -> None:
+        """Colour the selected link (:data:`SELECTED_COLOR`) and over it the hovered one
+        (:data:`HOVER_COLOR`); every other part gets its own colour back."""
+        for item, color in reversed(self._lit):  # reversed: a part lit twice ends as it was
             item.setColor(color)
         self._lit = []
         sc = self.view.scene
-        if self.session.limit_state is not None:
+        self._limits = self.session.limit_state
+        if self._limits is not None:
             sc._tint = None  # the limit colours come back over what lighting changed
-            sc._set_tint(np.asarray(self.session.limit_state))
-        if j is not None:
-            rgba = style.rgba(HOVER_COLOR)
-            for p in sc.moving_parts(("joint", "link")):
-                mine = (p.kind == "joint" and p.joint == j) or (
-                    p.kind == "link" and joint_of_part("link", p.frame, -1) == j)
-                if mine:
-                    self._lit.append((p.item, p.item.opts["color"]))
-                    p.item.setColor(rgba)
+            sc._set_tint(np.asarray(self._limits))
+        hover = None if self.hover is None else self.hover[0]
+        for j, color in ((self.selected, SELECTED_COLOR), (hover, HOVER_COLOR)):
+            if j is None:
+                continue
+            rgba = style.rgba(color)
+            for p in self._parts_of(j):
+                # a mesh keeps its vertex colours under a transparent tint
+                self._lit.append((p.item, _OWN if p.kind == "mesh" else p.item.opts["color"]))
+                p.item.setColor(rgba)
         self.view.update()
+
+    def _on_frames(self, _frames) -> None:
+        # a joint reaching or leaving a limit recolours its cylinder: light it again
+        if self._lit and not np.array_equal(self.session.limit_state, self._limits):
+            self._light()
 
     def _forget(self) -> None:
         self._lit, self.hover, self._drag, self._press = [], None, None, None
@@ -149,7 +183,7 @@ class LinkPicker:
         self.hover_xy = (event.position().x(), event.position().y())
         if hit != self.hover:
             self.hover = hit
-            self._light(None if hit is None else hit[0])
+            self._light()
         elif hit is not None:
             self.view.update()  # the label follows the cursor
         shape = (None if hit is None else QtCore.Qt.CursorShape.OpenHandCursor
@@ -194,14 +228,19 @@ class LinkPicker:
         self._cursor = None
         if self.hover is not None and self._drag is None:
             self.hover = None
-            self._light(None)
+            self._light()
 
     def select(self, j: int) -> None:
-        """Make joint ``j`` the selected one (a click on its link)."""
-        self.selected = int(j)
+        """Make joint ``j`` the selected one (a click on its link); the joint panel is told."""
+        self.show_selected(j)
         if self.on_select is not None:
             self.on_select(self.selected)
-        self.view.update()
+
+    def show_selected(self, j: int | None) -> None:
+        """Light joint ``j``'s link as the selected one (None: no link), e.g. when its row
+        is chosen in the joint panel."""
+        self.selected = None if j is None else int(j)
+        self._light()
 
     def context_menu(self, j: int, frame: int, global_pos: QtCore.QPoint) -> QtWidgets.QMenu:
         menu = QtWidgets.QMenu()

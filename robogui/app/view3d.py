@@ -28,6 +28,7 @@ import pyqtgraph.opengl as gl
 from pyqtgraph.opengl import shaders
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from robogui.session.picking import MeshPicker
 from robogui.session.scene import floor_height, scene_scale
 from robogui.session.session import DisplayOptions
 
@@ -160,6 +161,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         self._projection = self._display.projection  # the options' projection from the start
         self._robot = None
         self._parts: list[_Part] = []
+        self.mesh_picker, self.mesh_parts = None, []  # URDF meshes, for picking (link_pick)
         self._static: list[tuple[gl.GLGraphicsItem, str]] = []  # floor, grid, pedestal
         self._batches: list[tuple[RobotMeshItem, np.ndarray]] = []  # item, part indices
         self._plane: _FloorPlane | None = None
@@ -231,6 +233,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         self._plane = None
         self._robot, self._frames, self._tint = None, None, None
         self._mesh_frames, self._missing_frames = set(), set()
+        self.mesh_picker, self.mesh_parts = None, []  # mesh_parts[i]: mesh i of the picker
 
     def set_robot(self, robot) -> None:
         """Build the GL items for ``robot`` (replacing the previous robot's)."""
@@ -317,7 +320,9 @@ class RobotScene(InteractionMixin, CameraMixin, SceneWindow):
         for m in loaded.meshes:
             self._add_part((m.vertices, m.faces), None, m.frame, np.eye(4), "mesh",
                            colors=m.colors)
+            self.mesh_parts.append(self._parts[-1])
             self._mesh_frames.add(m.frame)
+        self.mesh_picker = MeshPicker(loaded.meshes)  # rays against the drawn triangles
         self._missing_frames = set(loaded.missing_frames)
         self.mesh_warnings = list(loaded.warnings)
         for text in loaded.warnings:

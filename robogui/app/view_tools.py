@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from PySide6 import QtGui, QtWidgets
 
 from robogui.session import readout
@@ -71,6 +70,7 @@ def install_view_tools(window) -> ViewTools:
     # after the handles: a handle under the mouse wins over the link behind it
     links = LinkPicker(view, session, on_select=window.joint_panel.select,
                        menu=lambda j, f, menu: fill_link_menu(window, j, f, menu))
+    window.joint_panel.jointChosen.connect(links.show_selected)  # a row chosen: its link
     labels = ViewLabels(view, session, teach.state if teach is not None else None)
     return ViewTools(handle, links, labels, target_handle)
 

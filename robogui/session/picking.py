@@ -9,7 +9,8 @@ draws, each given as the 4x4 placement of a unit shape:
 
 All shapes are tested at once (numpy over the shapes); the nearest hit wins. Which
 joint a shape belongs to is the caller's (the view knows its parts), see
-:func:`joint_of_part`. Qt-free; tested without a window.
+:func:`joint_of_part`. Links drawn as triangle meshes (URDF) are picked against their
+triangles (:class:`MeshPicker`). Qt-free; tested without a window.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 from .jog import _joint_axes
 
 __all__ = ["Ray", "Hit", "pixel_ray", "ray_cylinders", "ray_boxes", "pick", "joint_of_part",
-           "joint_axes"]
+           "joint_axes", "MeshPicker", "ray_triangles"]
 
 SHAPES = ("cylinder", "box")
 
@@ -155,3 +156,92 @@ def joint_axes(robot, q) -> tuple[np.ndarray, np.ndarray]:
     """Points (n, 3) and unit directions (n, 3) of the joint axes in the world at ``q``
     (n,): what a grabbed link turns about (revolute) or slides along (prismatic)."""
     return _joint_axes(robot, np.asarray(q, dtype=float))
+
+
+def ray_triangles(origins: np.ndarray, directions: np.ndarray, v0: np.ndarray,
+                  e1: np.ndarray, e2: np.ndarray) -> np.ndarray:
+    """Moller-Trumbore, both faces: distance t (f,) along each ray (``origins``,
+    ``directions`` (f, 3), one per triangle) to the triangle with corner ``v0`` (f, 3)
+    and edges ``e1``, ``e2`` (f, 3); ``inf`` where it misses or lies behind."""
+    p = np.cross(directions, e2)
+    det = np.einsum("ij,ij->i", e1, p)
+    ok = np.abs(det) > 1e-15
+    inv = 1.0 / np.where(ok, det, 1.0)
+    s = origins - v0
+    u = np.einsum("ij,ij->i", s, p) * inv
+    q = np.cross(s, e1)
+    v = np.einsum("ij,ij->i", directions, q) * inv
+    t = np.einsum("ij,ij->i", e2, q) * inv
+    hit = ok & (u >= 0) & (v >= 0) & (u + v <= 1) & (t >= 0)
+    return np.where(hit, t, np.inf)
+
+
+class MeshPicker:
+    """The links' triangle meshes, ready for rays: each mesh hangs on a frame
+    (``fkine_all`` index) with its triangles in that frame's coordinates (metres).
+
+    Built once per robot from the drawn (decimated) meshes; :meth:`pick` tests a ray
+    against the meshes whose bounding sphere it meets, all their triangles in one numpy
+    pass, with the ray taken into each frame (never the triangles into the world).
+    """
+
+    def __init__(self, meshes):
+        """``meshes``: objects with ``frame`` (int), ``vertices`` (v, 3) and ``faces``
+        (f, 3) in the frame's coordinates, e.g.
+        :class:`~robogui.session.visual_meshes.VisualMesh`."""
+        frames, v0, e1, e2, owner, centers, radii = [], [], [], [], [], [], []
+        for k, m in enumerate(meshes):
+            v = np.asarray(m.vertices, dtype=float)
+            tri = v[np.asarray(m.faces, dtype=np.intp)]
+            frames.append(int(m.frame))
+            v0.append(tri[:, 0])
+            e1.append(tri[:, 1] - tri[:, 0])
+            e2.append(tri[:, 2] - tri[:, 0])
+            owner.append(np.full(len(tri), k))
+            c = 0.5 * (v.min(axis=0) + v.max(axis=0)) if len(v) else np.zeros(3)
+            centers.append(c)
+            radii.append(float(np.linalg.norm(v - c, axis=1).max()) if len(v) else 0.0)
+        self.frames = np.array(frames, dtype=int)
+        z = np.zeros((0, 3))
+        self._v0 = np.vstack(v0) if v0 else z
+        self._e1 = np.vstack(e1) if e1 else z
+        self._e2 = np.vstack(e2) if e2 else z
+        self._owner = np.concatenate(owner) if owner else np.zeros(0, int)
+        self.centers = np.array(centers, dtype=float).reshape(-1, 3)
+        self.radii = np.array(radii, dtype=float)
+
+    def __len__(self) -> int:
+        return len(self.frames)
+
+    @property
+    def triangle_count(self) -> int:
+        return len(self._owner)
+
+    def pick(self, ray: Ray, frames: np.ndarray, shown=None) -> Hit | None:
+        """The nearest mesh ``ray`` meets with the robot at ``frames`` (n+1, 4, 4), or None:
+        ``Hit.index`` is the mesh's index, ``t`` the distance along the ray (metres).
+        ``shown`` (m,) bool leaves hidden meshes out."""
+        if not len(self):
+            return None
+        F = np.asarray(frames, dtype=float)[self.frames]  # (m, 4, 4)
+        live = np.ones(len(self), bool) if shown is None else np.asarray(shown, bool)
+        # bounding spheres first: most links are nowhere near the ray
+        c = F[:, :3, :3] @ self.centers[:, :, None]
+        c = c[:, :, 0] + F[:, :3, 3]
+        along = (c - ray.origin) @ ray.direction
+        off = np.linalg.norm(c - ray.origin - along[:, None] * ray.direction, axis=1)
+        scale = np.abs(np.linalg.det(F[:, :3, :3])) ** (1.0 / 3.0)  # frames are rigid: 1
+        near = live & (off <= self.radii * scale) & (along + self.radii * scale >= 0)
+        if not near.any():
+            return None
+        o, d = _local_rays(ray, F[near])  # the ray in each candidate's frame (t kept)
+        slot = np.full(len(self), -1)
+        slot[near] = np.arange(int(near.sum()))
+        sel = near[self._owner]
+        which = slot[self._owner[sel]]
+        t = ray_triangles(o[which], d[which], self._v0[sel], self._e1[sel], self._e2[sel])
+        if not len(t) or not np.isfinite(t.min()):
+            return None
+        i = int(np.argmin(t))
+        k = int(self._owner[sel][i])
+        return Hit(k, float(t[i]), ray.at(float(t[i])))
