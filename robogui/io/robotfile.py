@@ -511,6 +511,9 @@ def robot_to_toml(robot: Robot) -> str:
     """The text of a robot file for ``robot`` (radians and metres, floats exact)."""
     if not isinstance(robot, Robot):
         raise ValueError(f"robot must be a Robot, got {type(robot).__name__}")
+    if robot.mimic:  # the TOML format has no coupling: a file without it would be wrong
+        raise ValueError(f"{robot.name!r} has mimic joints, which a robogui TOML file cannot "
+                         "hold; save it as .urdf")
     head = [("format", FORMAT), ("name", robot.name)]
     head += [(k, getattr(robot, k)) for k in ("manufacturer", "source", "comment")
              if getattr(robot, k)]

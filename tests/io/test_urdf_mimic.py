@@ -248,3 +248,11 @@ def test_save_and_load_keeps_the_coupling(arm, tmp_path):
     Q, QD, QDD = _states(arm, seed=8)
     np.testing.assert_allclose(back.fkine(Q), arm.fkine(Q), atol=1e-12)
     np.testing.assert_allclose(back.rne(Q, QD, QDD), arm.rne(Q, QD, QDD), atol=1e-10)
+
+
+def test_toml_refuses_a_coupled_robot_with_a_reason(arm, tmp_path):
+    from robogui.io.robotfile import save_robot
+
+    with pytest.raises(ValueError, match="mimic joints.*save it as .urdf"):
+        save_robot(arm, tmp_path / "arm.toml")
+    assert not (tmp_path / "arm.toml").exists()
