@@ -19,8 +19,6 @@ sense (duplicate name, ...) is refused with its message in the status line.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session.program import ProgramError
@@ -28,6 +26,7 @@ from robogui.session.program import ProgramError
 from .. import style, undo
 from ..bindings import Subscriptions
 from ..numeric_field import NumberField
+from .program_files import ProgramFileActions
 
 __all__ = ["ProgramPanel"]
 
@@ -65,7 +64,7 @@ class _CompactList(QtWidgets.QListWidget):
         return QtCore.QSize(hint.width(), max(self.minimumHeight(), 44))
 
 
-class ProgramPanel(QtWidgets.QWidget):
+class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
     """Edit ``state.program``. ``error_presenter(title, text)`` shows file errors."""
 
     def __init__(self, session, state, parent=None, *, error_presenter=None,
@@ -531,76 +530,3 @@ class ProgramPanel(QtWidgets.QWidget):
         problem = item.data(QtCore.Qt.ItemDataRole.UserRole)
         if problem is not None:
             self.state.seek_problem(problem)
-
-    # -- files ------------------------------------------------------------------------------------
-    def new_program(self) -> None:
-        self.state.new_program()
-        self._status("New program")
-
-    def save_to(self, path) -> bool:
-        try:
-            target = self.state.save(path)
-        except (OSError, ValueError) as exc:
-            self.error_presenter("Cannot save the program", str(exc))
-            return False
-        self._status(f"Saved {target}")
-        return True
-
-    def save(self) -> bool:
-        if self.state.path is None:
-            return self.save_as_dialog()
-        return self.save_to(self.state.path)
-
-    def save_as_dialog(self) -> bool:
-        start = str(self.state.path or Path.home() / f"{self.state.program.name}.prog")
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save program", start,
-                                                        "robogui program (*.prog)")
-        return bool(path) and self.save_to(path)
-
-    def load_from(self, path) -> bool:
-        try:
-            prog = self.state.load(path)
-        except (OSError, ValueError) as exc:
-            self.error_presenter("Cannot open the program", str(exc))
-            return False
-        why = prog.check_robot(self.session.robot)
-        self._status(f"Opened {Path(path).name}" + (f"; note: {why[0]}" if why else ""),
-                     ok=not why)
-        return True
-
-    def open_dialog(self) -> bool:
-        start = str(self.state.path.parent) if self.state.path else ""
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open program", start,
-                                                        "robogui program (*.prog);;All files (*)")
-        return bool(path) and self.load_from(path)
-
-    # -- autosave and recovery -------------------------------------------------------------------
-    def _autosave(self) -> None:
-        try:
-            self.state.autosave_tick()
-        except OSError as exc:  # a full disk must not stop the teaching
-            self._status(f"Autosave failed: {exc}", ok=False)
-
-    def offer_recovery(self) -> bool:
-        """Show the recovery bar if the autosave holds unsaved edits; True when shown."""
-        prog = self.state.recoverable()
-        if prog is None:
-            return False
-        self._recovered = prog
-        self.recovery_label.setText(
-            f"Unsaved program \u201c{prog.name}\u201d ({len(prog.waypoints)} waypoints, "
-            f"{len(prog.moves)} moves) was found in the autosave. Restore it?")
-        self.recovery_bar.show()
-        return True
-
-    def restore_recovered(self) -> None:
-        if self._recovered is not None:
-            self.state.restore_recovered(self._recovered)
-            self._status("Restored the autosaved program (not saved to a file yet)")
-        self._recovered = None
-        self.recovery_bar.hide()
-
-    def discard_recovered(self) -> None:
-        self.state.discard_recovered()
-        self._recovered = None
-        self.recovery_bar.hide()

@@ -1,0 +1,93 @@
+"""The program panel's file actions: New / Open / Save / Save as (``.prog``, saved
+atomically through :class:`~robogui.session.teach.TeachState`), the autosave tick and the
+non-blocking recovery bar (Restore / Discard) offered at start-up.
+
+:class:`ProgramFileActions` is a mixin of :class:`~.program_panel.ProgramPanel`; it uses
+the panel's ``state``, ``session``, ``error_presenter``, ``_status``, ``recovery_bar`` and
+``recovery_label``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6 import QtWidgets
+
+__all__ = ["ProgramFileActions"]
+
+
+class ProgramFileActions:
+    """File, autosave and recovery actions of the teach program panel."""
+
+    # -- files ------------------------------------------------------------------------------------
+    def new_program(self) -> None:
+        self.state.new_program()
+        self._status("New program")
+
+    def save_to(self, path) -> bool:
+        try:
+            target = self.state.save(path)
+        except (OSError, ValueError) as exc:
+            self.error_presenter("Cannot save the program", str(exc))
+            return False
+        self._status(f"Saved {target}")
+        return True
+
+    def save(self) -> bool:
+        if self.state.path is None:
+            return self.save_as_dialog()
+        return self.save_to(self.state.path)
+
+    def save_as_dialog(self) -> bool:
+        start = str(self.state.path or Path.home() / f"{self.state.program.name}.prog")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Save program", start,
+                                                        "robogui program (*.prog)")
+        return bool(path) and self.save_to(path)
+
+    def load_from(self, path) -> bool:
+        try:
+            prog = self.state.load(path)
+        except (OSError, ValueError) as exc:
+            self.error_presenter("Cannot open the program", str(exc))
+            return False
+        why = prog.check_robot(self.session.robot)
+        self._status(f"Opened {Path(path).name}" + (f"; note: {why[0]}" if why else ""),
+                     ok=not why)
+        return True
+
+    def open_dialog(self) -> bool:
+        start = str(self.state.path.parent) if self.state.path else ""
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open program", start,
+                                                        "robogui program (*.prog);;All files (*)")
+        return bool(path) and self.load_from(path)
+
+    # -- autosave and recovery -------------------------------------------------------------------
+    def _autosave(self) -> None:
+        try:
+            self.state.autosave_tick()
+        except OSError as exc:  # a full disk must not stop the teaching
+            self._status(f"Autosave failed: {exc}", ok=False)
+
+    def offer_recovery(self) -> bool:
+        """Show the recovery bar if the autosave holds unsaved edits; True when shown."""
+        prog = self.state.recoverable()
+        if prog is None:
+            return False
+        self._recovered = prog
+        self.recovery_label.setText(
+            f"Unsaved program \u201c{prog.name}\u201d ({len(prog.waypoints)} waypoints, "
+            f"{len(prog.moves)} moves) was found in the autosave. Restore it?")
+        self.recovery_bar.show()
+        return True
+
+    def restore_recovered(self) -> None:
+        if self._recovered is not None:
+            self.state.restore_recovered(self._recovered)
+            self._status("Restored the autosaved program (not saved to a file yet)")
+        self._recovered = None
+        self.recovery_bar.hide()
+
+    def discard_recovered(self) -> None:
+        self.state.discard_recovered()
+        self._recovered = None
+        self.recovery_bar.hide()
