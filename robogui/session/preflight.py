@@ -32,9 +32,17 @@ __all__ = ["preflight", "Problem", "worst_severity"]
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
 
-def _unit(robot, j: int, value: float, rate: str = "") -> str:
+def _unit(robot, j: int, value: float, rate: str = "", units: tuple[str, str] = ("deg", "mm")
+          ) -> str:
+    """A joint value (rad, m; ``rate`` "/s" for a speed) in the display ``units``
+    (angle unit, length unit) for a problem's message."""
+    angle_unit, length_unit = units
     if robot.links[j].joint == "R":
+        if angle_unit == "rad":
+            return f"{value:.3f} rad{rate}"
         return f"{math.degrees(value):.1f}°{rate}"
+    if length_unit == "m":
+        return f"{value:.4f} m{rate}"
     return f"{value * 1000:.1f} mm{rate}"
 
 
@@ -47,13 +55,16 @@ def worst_severity(problems) -> str | None:
 
 def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis | None = None,
               max_joint_speed=None, singularity_threshold: float | None = None,
-              check_torque: bool = True) -> list[Problem]:
+              check_torque: bool = True, angle_unit: str = "deg",
+              length_unit: str = "mm") -> list[Problem]:
     """Check ``compiled`` (from :func:`~robogui.session.compile.compile_program`) for ``robot``.
 
     ``max_joint_speed`` (n,) or scalar rad/s (m/s for prismatic joints), default
     :func:`~robogui.session.program.max_joint_speeds`; ``singularity_threshold`` a
-    Yoshikawa value, default the analysis' threshold. Returns problems sorted by time.
+    Yoshikawa value, default the analysis' threshold. Returns problems sorted by time;
+    their messages give joint values in ``angle_unit`` / ``length_unit`` (display units).
     """
+    units = (angle_unit, length_unit)
     if not isinstance(compiled, CompiledProgram):
         raise ValueError(f"compiled must be a CompiledProgram, got {type(compiled).__name__}")
     if compiled.robot_key and compiled.robot_key != robot.key:
@@ -85,7 +96,8 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
                 i = a + int(np.argmax(np.abs(seg - bound)))
                 add(a, "error",
                     f"{where(a)}: {joint_label(robot, j)} goes past its {side} limit "
-                    f"({_unit(robot, j, bound)}) by up to {_unit(robot, j, abs(q[i, j] - bound))} "
+                    f"({_unit(robot, j, bound, '', units)}) by up to "
+                    f"{_unit(robot, j, abs(q[i, j] - bound), '', units)} "
                     f"from t = {t[a]:.2f} s to {t[b]:.2f} s", "joint-limit", j)
 
     # closeness to singularities
@@ -93,7 +105,7 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
     for a, b in _runs(analysis.yoshikawa < thr):
         i = a + int(np.argmin(analysis.yoshikawa[a:b + 1]))
         # which one, for Puma-like arms: "near a wrist singularity (axes 4 and 6 ...)"
-        _kind, near = singularity_info(robot, q[i])
+        _kind, near = singularity_info(robot, q[i], angle_unit, length_unit)
         add(a, "warning",
             f"{where(a)}: {near} from t = {t[a]:.2f} s to {t[b]:.2f} s "
             f"(manipulability down to {analysis.yoshikawa[i]:.3g} at t = {t[i]:.2f} s, "
@@ -107,8 +119,8 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
             i = a + int(np.argmax(np.abs(qd[a:b + 1, j])))
             add(i, "warning",
                 f"{where(i)}: {joint_label(robot, j)} reaches "
-                f"{_unit(robot, j, abs(qd[i, j]), '/s')}, above its maximum speed "
-                f"{_unit(robot, j, vmax[j], '/s')} (t = {t[a]:.2f}..{t[b]:.2f} s)",
+                f"{_unit(robot, j, abs(qd[i, j]), '/s', units)}, above its maximum speed "
+                f"{_unit(robot, j, vmax[j], '/s', units)} (t = {t[a]:.2f}..{t[b]:.2f} s)",
                 "velocity", j)
 
     # torque peaks

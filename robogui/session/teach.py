@@ -205,7 +205,10 @@ class TeachState(EventEmitter):
         (``load``) make its trajectory the session's. ProgramError propagates."""
         robot = self.session.robot
         compiled = compile_program(self.program, robot)
-        problems = preflight(robot, compiled) if run_preflight else list(compiled.problems)
+        d = self.session.display  # the messages speak the user's units
+        problems = (preflight(robot, compiled, angle_unit=d.angle_unit,
+                              length_unit=d.length_unit)
+                    if run_preflight else list(compiled.problems))
         with self.batch():
             self.compiled = compiled
             self.problems = list(problems)

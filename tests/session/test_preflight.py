@@ -63,6 +63,11 @@ def test_speed_peaks_against_max_joint_speed(puma):
     assert f"reaches {math.degrees(peak):.1f}°/s, above its maximum speed 180.0°/s" in \
         vel[0].message
     assert vel[0].index == int(np.argmax(np.abs(c.trajectory.qd[:, 0])))
+    # in the user's display units when the app runs in rad
+    vel_rad = [p for p in preflight(puma, c, angle_unit="rad", length_unit="m")
+               if p.kind == "velocity"]
+    assert f"reaches {peak:.3f} rad/s, above its maximum speed {math.pi:.3f} rad/s" in \
+        vel_rad[0].message
     # a custom speed limit for every joint
     assert not [p for p in preflight(puma, c, max_joint_speed=4.0) if p.kind == "velocity"]
 

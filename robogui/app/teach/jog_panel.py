@@ -221,7 +221,8 @@ class JogPanel(QtWidgets.QWidget):
             b = self.mode_buttons[k]
             b.setText(f"{mm / 1000 * ls:.4g} {d.length_unit}\n"
                       f"{math.radians(deg) * as_:.4g} {'°' if d.angle_unit == 'deg' else 'rad'}")
-            b.setToolTip(f"steps of {mm:g} mm and {deg:g}° (fills the step fields)")
+            b.setToolTip(f"steps of {mm / 1000 * ls:.4g} {d.length_unit} and "
+                         f"{math.radians(deg) * as_:.4g} {d.angle_unit} (fills the step fields)")
         self.mode_buttons[CONTINUOUS].setToolTip(
             "move while a button or key is held, at the speed below")
 
