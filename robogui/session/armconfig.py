@@ -25,17 +25,21 @@ inverse kinematics: it reads the branch off a configuration already known):
 Letters follow r6: ``"l"|"r"``, ``"u"|"d"``, ``"n"|"f"``; e.g. ``"lun"``.
 
 :func:`config_of` extends the three signs to any 6-axis arm with a spherical wrist
-(KUKA, ABB, Stanford, ...): Puma-like arms keep the r6 reading above; the others use
+(KUKA, ABB, Stanford, modified D-H Pumas, ...): Puma-like arms keep the r6 reading above;
+the others read the same quantities off the joint axes (points and directions with the
+joints' senses), so the letters belong to the posture, not to a D-H convention:
 
-* **left/right** - the wrist centre W in front of (right) or behind (left) the
-  shoulder along x1, the common normal from axis 1 towards axis 2 (r6's ``V114``);
-* **up/down** - the elbow (the point of axis 3 nearest axis 2) above or below the line
-  from the shoulder (axis 2) to W, in the world's up direction;
-* **flip** - the sign of ``sin(theta5)``, ``theta5 = q5 + offset5`` (r6: no flip has
-  ``sin(theta5) <= 0``).
+* **left/right** - the wrist centre W in front of (right) or behind (left) axis 2 along
+  ``x1 = u1 x u2``, the common normal from axis 1 towards axis 2 (r6's ``V114``);
+* **up/down** - in the plane normal to axis 2 (``x1``, ``y1 = u2 x x1``, which is u1 on
+  a Puma), the elbow (where axis 3 meets the plane) on the side of the line from the
+  shoulder to W that r6 calls up: ``sign(V114) * (r * e_y - z * e_x) > 0``;
+* **flip** - ``sin(theta5) = u5 . (u4 x u6) > 0`` (r6: no flip has ``sin(theta5) <= 0``).
 
-These agree with the r6 letters on the Puma 560 for the shoulder and the wrist
-everywhere, and for the elbow wherever the upper arm is not upside down.
+On the Puma 560 these equal the r6 letters everywhere (the ``ikine560_all`` branch that
+reproduces q carries them), and puma560akb (modified D-H) at q gets the letters of the
+Puma 560 at ``q + (pi, pi, pi, 0, 0, pi)``, the same posture. Reading x1 and the flip off
+the modified D-H frames instead gave the opposite shoulder letter on every akb pose.
 """
 
 from __future__ import annotations
@@ -119,18 +123,34 @@ def config_of(robot, q, frames: np.ndarray | None = None) -> str | None:
     if is_puma_like(robot):
         return arm_config(F)
     pts, dirs = _joint_axes(robot, q)
-    W = _closest_point(pts[3:], dirs[3:])[0]
-    right = float(np.dot(W - F[1, :3, 3], F[1, :3, 0])) >= 0.0
-    # the elbow point: on axis 3, nearest axis 2 (its own point when they are parallel)
-    elbow = pts[2]
-    line = W - pts[1]
-    nl = float(np.linalg.norm(line))
-    off = (elbow - pts[1]) - (np.dot(elbow - pts[1], line) / nl ** 2 * line if nl > 1e-12
-                              else 0.0)
-    up_dir = -np.asarray(robot.gravity, float)
-    up_dir = up_dir / np.linalg.norm(up_dir) if np.linalg.norm(up_dir) > 0 else np.array(
-        [0.0, 0.0, 1.0])
-    up = float(np.dot(off, up_dir)) >= 0.0
-    theta5 = q[4] + robot.links[4].offset
-    flip = math.sin(theta5) > 1e-12
+    return _geometric_config(pts, dirs, F)
+
+
+def _geometric_config(pts: np.ndarray, dirs: np.ndarray, F: np.ndarray) -> str:
+    """r6's three signs read off the joint axes (points, directions with their senses),
+    not off the D-H frames: the same posture gives the same letters in any D-H
+    convention (puma560akb at q is the Puma 560 at q + (pi, pi, pi, 0, 0, pi), every
+    axis the same line and sense, and gets the Puma's letters).
+
+    On a Puma, frame 1 of r6 is built from the axes: ``x1 = u1 x u2`` (the common normal
+    from axis 1 to axis 2), ``y1 = u2 x x1`` (= u1, up); ``V114`` is the wrist centre
+    along x1, the elbow is tested in that plane against the line shoulder-wrist, and
+    ``sin(theta5) = u5 . (u4 x u6)``.
+    """
+    W = _closest_point(pts[3:], dirs[3:])[0]  # the wrist centre
+    u1, u2 = dirs[0], dirs[1]
+    x1 = np.cross(u1, u2)
+    if np.linalg.norm(x1) < 1e-9:  # axes 1 and 2 parallel: the frames' x1 instead
+        x1 = F[1, :3, 0] - np.dot(F[1, :3, 0], u2) * u2
+    x1 = x1 / np.linalg.norm(x1)
+    y1 = np.cross(u2, x1)
+    shoulder = pts[1]  # any point of axis 2 (the plane is normal to it)
+    r = float(np.dot(W - shoulder, x1))
+    z = float(np.dot(W - shoulder, y1))
+    right = r >= 0.0
+    # the elbow: where axis 3 meets the plane (a point of it projected; on a Puma-like
+    # arm axis 3 is parallel to axis 2, normal to the plane, so any point will do)
+    ex, ey = float(np.dot(pts[2] - shoulder, x1)), float(np.dot(pts[2] - shoulder, y1))
+    up = (1.0 if right else -1.0) * (r * ey - z * ex) > 0.0  # r6: sign(V114) * cross
+    flip = float(np.dot(dirs[4], np.cross(dirs[3], dirs[5]))) > 1e-12
     return ("r" if right else "l") + ("u" if up else "d") + ("f" if flip else "n")
