@@ -153,7 +153,7 @@ def rne(robot, q, qd, qdd, gravity=None, fext=None) -> np.ndarray:
                 return np.array(out)
     (q2d, qd2d, qdd2d), single = joint_args(robot, (q, "q"), (qd, "qd"), (qdd, "qdd"))
     f2d, f_single = _wrench(fext, q2d.shape[0])
-    tau = dyn.run("full", q2d, qd2d, qdd2d, base_accel(dyn, gravity), f2d, motor=True)
+    tau = dyn.run_checked("full", q2d, qd2d, qdd2d, base_accel(dyn, gravity), f2d, motor=True)
     check_finite_result(tau, "rne", **_prismatic_q(dyn, q2d), qd=qd2d, qdd=qdd2d, fext=f2d,
                         gravity=gravity)
     return tau[0] if single and f_single else tau
@@ -174,7 +174,7 @@ def gravload(robot, q, gravity=None) -> np.ndarray:
             if math.isfinite(sum(out)):
                 return np.array(out)
     q2d, single = as_joint_array(q, robot.n, "q")
-    tau = dyn.run("gravity", q2d, g_base=base_accel(dyn, gravity))
+    tau = dyn.run_checked("gravity", q2d, g_base=base_accel(dyn, gravity))
     check_finite_result(tau, "gravload", q=q2d, gravity=gravity)
     return tau[0] if single else tau
 
@@ -187,7 +187,7 @@ def inertia(robot, q) -> np.ndarray:
     """
     dyn = require_dynamics(robot, "inertia")
     q2d, single = as_joint_array(q, robot.n, "q")
-    M = dyn.run("inertia", q2d, diag=dyn.armature)
+    M = dyn.run_checked("inertia", q2d, diag=dyn.armature)
     check_finite_result(M, "inertia", q=q2d)
     return M[0] if single else M
 
@@ -206,7 +206,7 @@ def itorque(robot, q, qdd) -> np.ndarray:
     """Inertia torque ``M(q) qdd`` (armature included): (n,) or (m, n). r6 ``itorque``."""
     dyn = require_dynamics(robot, "itorque")
     (q2d, qdd2d), single = joint_args(robot, (q, "q"), (qdd, "qdd"))
-    tau = dyn.run("novelocity", q2d, qdd2d=qdd2d, motor=True)
+    tau = dyn.run_checked("novelocity", q2d, qdd2d=qdd2d, motor=True)
     check_finite_result(tau, "itorque", **_prismatic_q(dyn, q2d), qdd=qdd2d)
     return tau[0] if single else tau
 
@@ -220,7 +220,7 @@ def coriolis_torque(robot, q, qd) -> np.ndarray:
     """
     dyn = require_dynamics(robot, "coriolis_torque")
     (q2d, qd2d), single = joint_args(robot, (q, "q"), (qd, "qd"))
-    tau = dyn.run("velocity", q2d, qd2d=qd2d)
+    tau = dyn.run_checked("velocity", q2d, qd2d=qd2d)
     check_finite_result(tau, "coriolis_torque", **_prismatic_q(dyn, q2d), qd=qd2d)
     return tau[0] if single else tau
 
@@ -245,7 +245,7 @@ def coriolis(robot, q, qd) -> np.ndarray:
     qd_pm = np.concatenate([qd2d[None] + eye[:, None, :],
                             qd2d[None] - eye[:, None, :]]).reshape(2 * n * m, n)
     q_rep = np.broadcast_to(q2d, (2 * n, m, n)).reshape(2 * n * m, n)
-    Q = dyn.run("velocity", q_rep, qd2d=qd_pm).reshape(2, n, m, n)
+    Q = dyn.run_checked("velocity", q_rep, qd2d=qd_pm).reshape(2, n, m, n)
     C = np.transpose((Q[0] - Q[1]) * 0.25, (1, 2, 0))  # (m, i, j)
     check_finite_result(C, "coriolis", **_prismatic_q(dyn, q2d), qd=qd2d)
     return C[0] if single else C
@@ -280,7 +280,7 @@ def torque_components(robot, q, qd, qdd, gravity=None) -> TorqueComponents:
     dyn = require_dynamics(robot, "torque_components")
     (q2d, qd2d, qdd2d), single = joint_args(robot, (q, "q"), (qd, "qd"), (qdd, "qdd"))
     n = dyn.n
-    parts = dyn.run("components", q2d, qd2d, qdd2d, g_base=base_accel(dyn, gravity))
+    parts = dyn.run_checked("components", q2d, qd2d, qdd2d, g_base=base_accel(dyn, gravity))
     check_finite_result(parts, "torque_components", **_prismatic_q(dyn, q2d), qd=qd2d,
                         qdd=qdd2d, gravity=gravity)
     g, i, c = parts[:, :n], parts[:, n:2 * n], parts[:, 2 * n:]

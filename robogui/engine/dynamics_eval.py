@@ -138,6 +138,13 @@ class RobotDynamics:
         fr = self.friction_floats(qd)
         return [t + a * x - f for t, a, x, f in zip(vals, self._arm_list, qdd, fr, strict=True)]
 
+    def run_checked(self, *args, **kwargs):
+        """:meth:`run` with numpy's overflow warnings off, for callers that check the result
+        with ``check_finite_result``: huge finite inputs (qd = 1e308) may overflow, and the
+        ValueError naming the argument says it, so the warnings would only be noise."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self.run(*args, **kwargs)
+
     def run(self, kind: str, q2d, qd2d=None, qdd2d=None, g_base=(0.0, 0.0, 0.0), fext2d=None,
             diag=None, motor: bool = False):
         """Evaluate over m samples: (m, n) torques, (m, n, n) for kind "inertia" (with

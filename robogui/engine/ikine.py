@@ -398,8 +398,9 @@ def ikine(robot, T, q0=None, mask=None, *, tol: float = 1e-10, ilimit: int = 50,
 def _check_target_range(robot, Tt: np.ndarray) -> None:
     """ValueError when a target's distance from the base overflows (e.g. 1e308 m): no
     pose error could be computed, so there is nothing to search for."""
-    d = Tt[:, :3, 3] - robot.base[:3, 3]
-    bad = ~np.isfinite(np.sum(d * d, axis=1))
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is what we look for
+        d = Tt[:, :3, 3] - robot.base[:3, 3]
+        bad = ~np.isfinite(np.sum(d * d, axis=1))
     if np.any(bad):
         k = int(np.argmax(bad))
         where = "T" if len(Tt) == 1 else f"T[{k}]"

@@ -460,6 +460,19 @@ def check_prismatic_overflow(robot, vals, q2d: np.ndarray, what: str) -> None:
         check_finite_result(vals, what, q=q2d[:, ~dh.revolute])
 
 
+def _checked_kernel(robot, q2d: np.ndarray, single: bool, what: str, name: str):
+    """run_kernel, then :func:`check_prismatic_overflow`. A huge prismatic value may
+    overflow in the batched kernel; the check raises a ValueError naming q, so numpy's
+    warnings would only be noise (the single path runs on Python floats: no warnings)."""
+    if single:
+        vals = run_kernel(robot, q2d, single, what, layout="samples")
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            vals = run_kernel(robot, q2d, single, what, layout="samples")
+    check_prismatic_overflow(robot, vals, q2d, name)
+    return vals
+
+
 @coupled("same", "q")
 def fkine(robot, q) -> np.ndarray:
     """End-effector pose, base and tool included: (n,) -> (4, 4); (m, n) -> (m, 4, 4).
@@ -467,8 +480,7 @@ def fkine(robot, q) -> np.ndarray:
     Lengths in the robot's units (metres), angles of revolute joints in radians.
     """
     q2d, single = as_joint_array(q, robot.n)
-    vals = run_kernel(robot, q2d, single, "end", layout="samples")
-    check_prismatic_overflow(robot, vals, q2d, "fkine")
+    vals = _checked_kernel(robot, q2d, single, "end", "fkine")
     return np.array(vals).reshape(4, 4) if single else vals.reshape(-1, 4, 4)
 
 
@@ -481,8 +493,7 @@ def fkine_all(robot, q) -> np.ndarray:
     """
     q2d, single = as_joint_array(q, robot.n)
     n = robot.n
-    vals = run_kernel(robot, q2d, single, "all", layout="samples")
-    check_prismatic_overflow(robot, vals, q2d, "fkine_all")
+    vals = _checked_kernel(robot, q2d, single, "all", "fkine_all")
     return np.array(vals).reshape(n + 1, 4, 4) if single else vals.reshape(-1, n + 1, 4, 4)
 
 

@@ -10,6 +10,10 @@ from robogui.engine.ikine import ikine
 from robogui.engine.jacobians import jacob0
 from robogui.engine.kinematics import fkine, fkine_all
 
+# the engine computes, then checks finiteness and raises: the ValueError is the whole
+# message, so any warning on the way (numpy's overflow/invalid) fails these tests
+pytestmark = pytest.mark.filterwarnings("error")
+
 
 @pytest.mark.parametrize("m", [None, 3])
 def test_rne_with_huge_velocities_names_qd(puma, m):
