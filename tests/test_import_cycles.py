@@ -136,14 +136,12 @@ def test_strongly_connected_finds_a_planted_cycle():
 
 
 # The one circle not yet untangled: Robot and Link offer the toolbox's method names as thin
-# delegates (robot.fkine, Robot.from_dh, link.A, ...) that import the algorithm modules,
-# which import Robot/Link back. Untangling it means moving those delegates, in files the
-# URDF and engine-scale work edits today; until then it may shrink but never grow, and no
-# other circle may appear anywhere.
+# delegates (Robot.from_dh, robot.lock_joints, link.dh_row, ...) that import the r6 and
+# immobile modules, which build Robot/Link objects and so import them back. Untangling it
+# means moving those delegates, in files the URDF and engine-scale work edits today; until
+# then it may shrink but never grow, and no other circle may appear anywhere.
 KNOWN_ENGINE_CORE = frozenset({
-    "robogui.engine.dynamics", "robogui.engine.dynamics_eval", "robogui.engine.immobile",
-    "robogui.engine.jacobians", "robogui.engine.kinematics", "robogui.engine.link",
-    "robogui.engine.manipulability", "robogui.engine.mimic", "robogui.engine.r6",
+    "robogui.engine.immobile", "robogui.engine.link", "robogui.engine.r6",
     "robogui.engine.robot",
 })
 

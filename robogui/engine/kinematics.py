@@ -309,7 +309,7 @@ def link_matrices(links_or_robot, q2d: np.ndarray) -> np.ndarray:
     """
     dh = getattr(links_or_robot, "dh_arrays", None)
     if dh is None:
-        from .robot import DHArrays
+        from .dh_arrays import DHArrays
 
         dh = DHArrays.from_links(list(links_or_robot))
     q2d = np.asarray(q2d, dtype=np.float64)
@@ -393,8 +393,6 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     evaluates its full chain's kernel (Jacobians mapped to the independent joints).
     """
     if getattr(robot, "coupling", None) is not None:
-        from .mimic import run_kernel_coupled
-
         return run_kernel_coupled(robot, q2d, single, what, layout)
     dh = robot.dh_arrays
     if single:
@@ -515,3 +513,19 @@ def link_transform(robot, j: int, qj) -> np.ndarray:
             or not 0 <= j < robot.n:
         raise ValueError(f"j must be an integer link index in 0..{robot.n - 1}, got {j!r}")
     return robot.links[int(j)].A(qj, name="qj")
+
+
+def run_kernel_coupled(robot, q2d: np.ndarray, single: bool, what: str, layout: str):
+    """:func:`run_kernel` of a coupled robot: the full chain's
+    kernel at ``E q + c``, Jacobian outputs mapped by ``E`` (the IK solver's door)."""
+    cp = robot.coupling
+    Q = q2d @ cp.E.T + cp.c
+    vals = np.asarray(run_kernel(robot.full, Q, single, what, layout="samples"), float)
+    vals = vals.reshape(Q.shape[0], -1)
+    if what in ("jac", "endjac"):
+        head = 12 if what == "endjac" else 0
+        J = vals[:, head:].reshape(-1, 6, cp.n_full) @ cp.E
+        vals = np.concatenate([vals[:, :head], J.reshape(Q.shape[0], -1)], axis=1)
+    if single:
+        return tuple(vals[0].tolist())
+    return vals.T if layout == "rows" else vals

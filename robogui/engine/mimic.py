@@ -157,21 +157,3 @@ def _mapped(cp: Coupling, res, out: str):
         return type(res)(*(cp.rows(p) for p in (res.gravity, res.inertial, res.coriolis,
                                                   res.friction)))
     raise ValueError(f"unknown coupling map {out!r}")
-
-
-def run_kernel_coupled(robot, q2d: np.ndarray, single: bool, what: str, layout: str):
-    """:func:`robogui.engine.kinematics.run_kernel` of a coupled robot: the full chain's
-    kernel at ``E q + c``, Jacobian outputs mapped by ``E`` (the IK solver's door)."""
-    from .kinematics import run_kernel
-
-    cp = robot.coupling
-    Q = q2d @ cp.E.T + cp.c
-    vals = np.asarray(run_kernel(robot.full, Q, single, what, layout="samples"), float)
-    vals = vals.reshape(Q.shape[0], -1)
-    if what in ("jac", "endjac"):
-        head = 12 if what == "endjac" else 0
-        J = vals[:, head:].reshape(-1, 6, cp.n_full) @ cp.E
-        vals = np.concatenate([vals[:, :head], J.reshape(Q.shape[0], -1)], axis=1)
-    if single:
-        return tuple(vals[0].tolist())
-    return vals.T if layout == "rows" else vals
