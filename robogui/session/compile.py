@@ -16,6 +16,7 @@ import numpy as np
 from robogui.engine.bounds import MAX_MOVE_TIME, MAX_SAMPLES, MIN_DT
 
 from .program import Move, Problem, Program, ProgramError
+from .readout import joint_value_text
 
 __all__ = ["compile_program", "CompiledProgram", "Segment", "max_joint_speeds"]
 
@@ -123,6 +124,12 @@ def _angle_between(R0: np.ndarray, R1: np.ndarray) -> float:
     return float(math.acos(min(1.0, max(-1.0, c))))
 
 
+def _value(robot, j: int, value: float, build) -> str:
+    """Joint ``j``'s value for a message, in the units the build was asked for."""
+    units = getattr(build, "units", ("deg", "mm"))
+    return joint_value_text(robot.links[j].joint == "R", value, *units)
+
+
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     """Inclusive (start, end) index pairs of the runs of True in a 1-D mask."""
     if not mask.any():
@@ -183,6 +190,8 @@ def compile_program(
     max_joint_speed=None,
     ik_options: dict | None = None,
     jump_threshold: float = 0.3,
+    angle_unit: str = "deg",
+    length_unit: str = "mm",
 ):
     """Compile ``program`` for ``robot`` into one trajectory, starting at ``q_start`` (n,).
 
@@ -192,7 +201,8 @@ def compile_program(
     a run of joint moves with ``blend > 0`` becomes one ``mstraj`` through the blended
     waypoints (passing near, not through them). Linear moves follow ``ctraj`` (quintic
     profile along the line, slerped orientation) solved by ``ikine`` sample by sample,
-    each seeded by the previous solution. ``dt`` is the sample period, s.
+    each seeded by the previous solution. ``dt`` is the sample period, s. Problem
+    messages give joint values in ``angle_unit`` / ``length_unit`` (display units).
 
     Returns a :class:`CompiledProgram` (trajectory, segments, problems). Raises
     ProgramError when the program cannot be compiled at all (wrong joint count,
@@ -220,6 +230,7 @@ def compile_program(
     )
 
     build = _Builder(q_prev)
+    build.units = (angle_unit, length_unit)  # for the problems' messages
     segments: list[Segment] = []
     problems: list[Problem] = []
     moves = program.moves
@@ -431,7 +442,8 @@ def _compile_linear(
                 index,
                 "error",
                 f"move {index + 1} (linear to {move.target}): the joints jump between samples "
-                f"(joint {j + 1} by {math.degrees(abs(q[a + 1, j] - q[a, j])):.0f}°), a change of "
+                f"(joint {j + 1} by {_value(robot, j, abs(q[a + 1, j] - q[a, j]), build)}), "
+                "a change of "
                 "arm configuration on the line",
                 kind="jump",
                 joint=j,
@@ -448,7 +460,7 @@ def _compile_linear(
                 "warning",
                 f"move {index + 1} (linear to {move.target}) ends in another arm configuration "
                 f"than the recorded waypoint (joint {j + 1} differs by "
-                f"{math.degrees(end_diff[j]):.1f}°)",
+                f"{_value(robot, j, end_diff[j], build)})",
                 kind="configuration",
                 joint=j,
             )

@@ -18,14 +18,13 @@ existing :class:`~robogui.session.analysis.TrajectoryAnalysis` to reuse its torq
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .analysis import TrajectoryAnalysis, analyze_trajectory
 from .compile import CompiledProgram, _runs, max_joint_speeds
 from .jog import joint_label, singularity_info
 from .program import Problem
+from .readout import joint_value_text
 
 __all__ = ["preflight", "Problem", "worst_severity"]
 
@@ -36,14 +35,7 @@ def _unit(robot, j: int, value: float, rate: str = "", units: tuple[str, str] = 
           ) -> str:
     """A joint value (rad, m; ``rate`` "/s" for a speed) in the display ``units``
     (angle unit, length unit) for a problem's message."""
-    angle_unit, length_unit = units
-    if robot.links[j].joint == "R":
-        if angle_unit == "rad":
-            return f"{value:.3f} rad{rate}"
-        return f"{math.degrees(value):.1f}°{rate}"
-    if length_unit == "m":
-        return f"{value:.4f} m{rate}"
-    return f"{value * 1000:.1f} mm{rate}"
+    return joint_value_text(robot.links[j].joint == "R", value, *units, rate=rate)
 
 
 def worst_severity(problems) -> str | None:

@@ -16,7 +16,7 @@ from robogui.engine.transforms import tr2eul, tr2rpy
 from .armconfig import describe_config
 
 __all__ = ["ORIENTATION_LABELS", "length_scale", "angle_scale", "decimals", "position",
-           "orientation", "fmt", "pose_text", "matrix_text", "joint_text"]
+           "orientation", "fmt", "pose_text", "matrix_text", "joint_text", "joint_value_text"]
 
 ORIENTATION_LABELS = {
     "rpy": ("roll", "pitch", "yaw"),
@@ -39,6 +39,20 @@ def angle_scale(unit: str) -> float:
         return {"deg": 180.0 / math.pi, "rad": 1.0}[unit]
     except KeyError:
         raise ValueError(f"angle unit must be 'deg' or 'rad', got {unit!r}") from None
+
+
+def joint_value_text(revolute: bool, value: float, angle_unit: str = "deg",
+                     length_unit: str = "mm", rate: str = "") -> str:
+    """A joint value or change (rad for a revolute joint, m for a prismatic one) for a
+    message in the display units: "12.5°", "0.218 rad", "12.5 mm", "0.0125 m"; ``rate``
+    "/s" for a speed."""
+    if revolute:
+        if angle_unit == "rad":
+            return f"{value:.3f} rad{rate}"
+        return f"{value * angle_scale(angle_unit):.1f}°{rate}"
+    if length_unit == "m":
+        return f"{value:.4f} m{rate}"
+    return f"{value * length_scale(length_unit):.1f} mm{rate}"
 
 
 def decimals(unit: str) -> int:

@@ -204,8 +204,9 @@ class TeachState(EventEmitter):
         """Compile the program for the session's robot, run the pre-flight check, and
         (``load``) make its trajectory the session's. ProgramError propagates."""
         robot = self.session.robot
-        compiled = compile_program(self.program, robot)
         d = self.session.display  # the messages speak the user's units
+        compiled = compile_program(self.program, robot, angle_unit=d.angle_unit,
+                                   length_unit=d.length_unit)
         problems = (preflight(robot, compiled, angle_unit=d.angle_unit,
                               length_unit=d.length_unit)
                     if run_preflight else list(compiled.problems))

@@ -254,6 +254,10 @@ def test_linear_move_to_a_flipped_wrist_warns(puma):
     c = compile_program(prog, puma)
     warn = [p for p in c.problems if p.kind == "configuration"]
     assert len(warn) == 1 and "joint 4 differs by 180.0°" in warn[0].message
+    # in the user's display units when the app runs in rad
+    c = compile_program(prog, puma, angle_unit="rad", length_unit="m")
+    warn = [p for p in c.problems if p.kind == "configuration"]
+    assert f"joint 4 differs by {np.pi:.3f} rad" in warn[0].message
 
 
 def test_compile_errors(puma):
