@@ -135,21 +135,9 @@ def test_strongly_connected_finds_a_planted_cycle():
     assert components == [["a", "b", "c"]]
 
 
-# The one circle not yet untangled: Robot and Link offer the toolbox's method names as thin
-# delegates (Robot.from_dh, robot.lock_joints, link.dh_row, ...) that import the r6 and
-# immobile modules, which build Robot/Link objects and so import them back. Untangling it
-# means moving those delegates, in files the URDF and engine-scale work edits today; until
-# then it may shrink but never grow, and no other circle may appear anywhere.
-KNOWN_ENGINE_CORE = frozenset({
-    "robogui.engine.immobile", "robogui.engine.link", "robogui.engine.r6",
-    "robogui.engine.robot",
-})
-
-
 def test_no_import_cycle_in_robogui():
     graph = import_graph()
     cycles = [c for c in strongly_connected(graph) if len(c) > 1]
     report = "\n".join(_describe(c, graph) for c in cycles)
     print(report)
-    new = [c for c in cycles if not set(c) <= KNOWN_ENGINE_CORE]
-    assert not new, "\n".join(_describe(c, graph) for c in new)
+    assert not cycles, report

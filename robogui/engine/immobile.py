@@ -84,8 +84,6 @@ def lock_joints(robot, locked: Mapping):
     The new robot's poses keep the free joints' values; its name says which joints are
     locked. ValueError for a bad index or value, or when no joint would stay free.
     """
-    from .robot import Robot
-
     locked = _checked(robot, locked)
     links = robot.links
     carry = np.eye(4)  # constant transform from the last free frame (or base) so far
@@ -110,6 +108,8 @@ def lock_joints(robot, locked: Mapping):
     free = free_indices(robot.n, locked)
     poses = {k: v[free] for k, v in robot.poses.items()}
     names = ", ".join(str(j + 1) for j in sorted(locked))
-    return Robot(out, name=f"{robot.name} (joint {names} locked)",
-                 manufacturer=robot.manufacturer, comment=robot.comment, base=robot.base,
-                 tool=tool, gravity=robot.gravity, poses=poses, source=robot.source)
+    # the robot's own class, passed in with it (this module does not import Robot)
+    return type(robot)(out, name=f"{robot.name} (joint {names} locked)",
+                       manufacturer=robot.manufacturer, comment=robot.comment,
+                       base=robot.base, tool=tool, gravity=robot.gravity, poses=poses,
+                       source=robot.source)

@@ -199,24 +199,34 @@ class Link:
     @property
     def dh(self) -> np.ndarray:
         """r6 ``link.dh``: the legacy row ``[alpha A theta D sigma]`` (5,)."""
-        from .r6 import dh_row
-
-        return dh_row(self)
+        return np.array([self.alpha, self.a, self.theta, self.d, float(self.sigma)])
 
     @property
     def dyn(self) -> np.ndarray:
         """r6 ``link.dyn``: the legacy 20-value ``dyn`` row (20,)."""
-        from .r6 import dyn_row
-
-        return dyn_row(self)
+        I = self.I  # noqa: E741
+        return np.concatenate([
+            self.dh, [self.m], self.r,
+            [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]],
+            [self.Jm, self.G, self.B, self.Tc[0], self.Tc[1]],
+        ])
 
     @classmethod
     def from_row(cls, row, mdh: bool = False, **extra) -> Link:
-        """r6 ``link(row)``: from ``[alpha A theta D]``, ``[alpha A theta D sigma]`` or a
-        20-value ``dyn`` row (see :func:`robogui.engine.r6.link_from_row`)."""
-        from .r6 import link_from_row
-
-        return link_from_row(row, mdh=mdh, **extra)
+        """r6 ``link(row)``: from ``[alpha A theta D]`` (revolute), ``[alpha A theta D
+        sigma]`` (sigma 0 revolute, non-zero prismatic) or a 20-value ``dyn`` row (``...
+        m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm G B Tc+ Tc-``). Note the column order: alpha
+        first, then A (a), theta, D (d). ``extra`` keyword arguments (``offset``, ``qlim``,
+        ``name``, ``flip`` ...) are passed to Link."""
+        r = _legacy_row(row, "row", (4, 5, 20))
+        alpha, a, theta, d = (float(x) for x in r[:4])
+        sigma = float(r[4]) if len(r) > 4 else 0.0
+        kw = dict(joint="P" if sigma != 0 else "R", alpha=alpha, a=a, theta=theta, d=d, mdh=mdh)
+        if len(r) == 20:
+            kw.update(m=r[5], r=r[6:9], I=r[9:15], Jm=r[15], G=r[16], B=r[17],
+                      Tc=(float(r[18]), float(r[19])))
+        kw.update(extra)
+        return cls(**kw)
 
     @property
     def is_general(self) -> bool:
@@ -293,3 +303,13 @@ class Link:
         if self.flip:
             extra += ", flip=True"
         return f"Link(joint={self.joint!r}, {kin}{extra})"
+
+
+def _legacy_row(row, what: str, widths: tuple[int, ...]) -> np.ndarray:
+    arr = as_float_array(row, what)
+    if arr.ndim != 1 or arr.shape[0] not in widths:
+        want = " or ".join(str(w) for w in widths)
+        raise ValueError(f"{what} must be a row of {want} values, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{what} contains a non-finite value (NaN or inf): {arr.tolist()}")
+    return arr

@@ -25,6 +25,7 @@ import numpy as np
 from .checks import as_float_array
 from .link import Link
 from .quaternion import UnitQuaternion
+from .robot import Robot
 from .transforms import angvec2tr, skew, tr2delta
 
 __all__ = ["link_from_row", "dh_row", "dyn_row", "robot_from_dh", "robot_from_dyn",
@@ -32,74 +33,24 @@ __all__ = ["link_from_row", "dh_row", "dyn_row", "robot_from_dh", "robot_from_dy
            "coriolis", "nofriction", "rpy2tr", "tr2rpy", "tr2jac"]
 
 
-def _row(row, what: str, widths: tuple[int, ...]) -> np.ndarray:
-    arr = as_float_array(row, what)
-    if arr.ndim != 1 or arr.shape[0] not in widths:
-        want = " or ".join(str(w) for w in widths)
-        raise ValueError(f"{what} must be a row of {want} values, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{what} contains a non-finite value (NaN or inf): {arr.tolist()}")
-    return arr
-
-
 def link_from_row(row, mdh: bool = False, **extra) -> Link:
-    """A Link from one r6 legacy row (r6 ``link([alpha A theta D sigma])``, ``link(dyn_row)``).
-
-    4 values ``[alpha A theta D]`` (revolute), 5 with ``sigma`` (0 revolute, non-zero
-    prismatic) or 20 values (a ``dyn`` row: ``... m rx ry rz Ixx Iyy Izz Ixy Iyz Ixz Jm G B
-    Tc+ Tc-``). Note the column order: alpha first, then A (a), theta, D (d). ``extra``
-    keyword arguments (``offset``, ``qlim``, ``name``, ``flip`` ...) are passed to Link.
+    """A Link from one r6 legacy row (r6 ``link([alpha A theta D sigma])``, ``link(dyn_row)``):
+    :meth:`Link.from_row <robogui.engine.link.Link.from_row>`.
 
     >>> link_from_row([-np.pi / 2, 0.02, 0, 0.15]).dh
     array([-1.57079633,  0.02      ,  0.        ,  0.15      ,  0.        ])
     """
-    r = _row(row, "row", (4, 5, 20))
-    alpha, a, theta, d = (float(x) for x in r[:4])
-    sigma = float(r[4]) if len(r) > 4 else 0.0
-    kw = dict(joint="P" if sigma != 0 else "R", alpha=alpha, a=a, theta=theta, d=d, mdh=mdh)
-    if len(r) == 20:
-        kw.update(m=r[5], r=r[6:9], I=r[9:15], Jm=r[15], G=r[16], B=r[17],
-                  Tc=(float(r[18]), float(r[19])))
-    kw.update(extra)
-    return Link(**kw)
+    return Link.from_row(row, mdh=mdh, **extra)
 
 
 def dh_row(L: Link) -> np.ndarray:
-    """r6 ``link.dh``: ``[alpha A theta D sigma]`` (5,)."""
-    return np.array([L.alpha, L.a, L.theta, L.d, float(L.sigma)])
+    """r6 ``link.dh``: ``[alpha A theta D sigma]`` (5,) (``Link.dh``)."""
+    return L.dh
 
 
 def dyn_row(L: Link) -> np.ndarray:
-    """r6 ``link.dyn``: the 20 values of a legacy ``dyn`` row (20,)."""
-    I = L.I  # noqa: E741
-    return np.concatenate([
-        dh_row(L), [L.m], L.r,
-        [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[1, 2], I[0, 2]],
-        [L.Jm, L.G, L.B, L.Tc[0], L.Tc[1]],
-    ])
-
-
-def _matrix(M, what: str, widths: tuple[int, ...]) -> np.ndarray:
-    arr = as_float_array(M, what)
-    if arr.ndim == 1:
-        arr = arr.reshape(1, -1)
-    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] not in widths:
-        want = " or ".join(str(w) for w in widths)
-        raise ValueError(f"{what} must be an n x {want} matrix, got shape {arr.shape}")
-    return arr
-
-
-def _robot(rows, what, widths, name, manufacturer, comment, mdh, kw):
-    from .robot import Robot
-
-    M = _matrix(rows, what, widths)
-    links = []
-    for j, row in enumerate(M):
-        try:
-            links.append(link_from_row(row, mdh=mdh))
-        except ValueError as exc:
-            raise ValueError(f"{what} row {j + 1}: {exc}") from None
-    return Robot(links, name=name, manufacturer=manufacturer, comment=comment, **kw)
+    """r6 ``link.dyn``: the 20 values of a legacy ``dyn`` row (20,) (``Link.dyn``)."""
+    return L.dyn
 
 
 def robot_from_dh(dh, name: str = "noname", manufacturer: str = "", comment: str = "", *,
@@ -109,7 +60,7 @@ def robot_from_dh(dh, name: str = "noname", manufacturer: str = "", comment: str
     Rows ``[alpha A theta D sigma]``; without the sigma column every joint is revolute.
     Other Robot keywords (``base``, ``tool``, ``gravity``, ``poses``) pass through.
     """
-    return _robot(dh, "dh", (4, 5), name, manufacturer, comment, mdh, kw)
+    return Robot.from_dh(dh, name, manufacturer, comment, mdh=mdh, **kw)
 
 
 def robot_from_dyn(dyn, name: str = "noname", manufacturer: str = "", comment: str = "", *,
@@ -119,7 +70,7 @@ def robot_from_dyn(dyn, name: str = "noname", manufacturer: str = "", comment: s
     r6's gravity was ``[0 0 9.81]`` (its sign convention); robogui's default
     ``(0, 0, -9.81)`` is the same physical gravity.
     """
-    return _robot(dyn, "dyn", (20,), name, manufacturer, comment, mdh, kw)
+    return Robot.from_dyn(dyn, name, manufacturer, comment, mdh=mdh, **kw)
 
 
 # -- transforms with r6 meanings ---------------------------------------------------------

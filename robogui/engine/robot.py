@@ -279,17 +279,13 @@ class Robot:
                 **kw) -> Robot:
         """r6 ``robot(DH, name, manuf, comment)``: rows ``[alpha A theta D sigma]``
         (n x 4 or n x 5); ``mdh=True`` for modified D-H; other keywords go to Robot."""
-        from .r6 import robot_from_dh
-
-        return robot_from_dh(dh, name, manufacturer, comment, **kw)
+        return _from_legacy(cls, dh, "dh", (4, 5), name, manufacturer, comment, kw)
 
     @classmethod
     def from_dyn(cls, dyn, name: str = "noname", manufacturer: str = "", comment: str = "",
                  **kw) -> Robot:
         """r6 ``robot(DYN, ...)``: from an n x 20 legacy ``dyn`` matrix."""
-        from .r6 import robot_from_dyn
-
-        return robot_from_dyn(dyn, name, manufacturer, comment, **kw)
+        return _from_legacy(cls, dyn, "dyn", (20,), name, manufacturer, comment, kw)
 
     @property
     def dh(self) -> np.ndarray:
@@ -625,3 +621,26 @@ def _make_delegate(module: str, name: str):
 for _module, _names in _DELEGATES.items():
     for _name in _names:
         setattr(Robot, _name, _make_delegate(_module, _name))
+
+
+def _legacy_matrix(M, what: str, widths: tuple[int, ...]) -> np.ndarray:
+    arr = as_float_array(M, what)
+    if arr.ndim == 1:
+        arr = arr.reshape(1, -1)
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] not in widths:
+        want = " or ".join(str(w) for w in widths)
+        raise ValueError(f"{what} must be an n x {want} matrix, got shape {arr.shape}")
+    return arr
+
+
+def _from_legacy(cls, rows, what, widths, name, manufacturer, comment, kw):
+    """A robot of class ``cls`` from an r6 ``dh`` / ``dyn`` matrix, row errors numbered."""
+    mdh = kw.pop("mdh", False)
+    M = _legacy_matrix(rows, what, widths)
+    links = []
+    for j, row in enumerate(M):
+        try:
+            links.append(Link.from_row(row, mdh=mdh))
+        except ValueError as exc:
+            raise ValueError(f"{what} row {j + 1}: {exc}") from None
+    return cls(links, name=name, manufacturer=manufacturer, comment=comment, **kw)
