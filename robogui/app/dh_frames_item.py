@@ -75,18 +75,32 @@ class DHFramesOverlay:
     def _radius(self) -> float:
         return 0.6 * self._length()
 
+    def _nothing_shown(self) -> bool:
+        return not self.visible_links() and self.extra is None
+
     def rebuild(self) -> None:
-        """Triads for the current robot (built once per robot)."""
-        for item in self.triads:
-            if item in self.view.items:
+        """Triads and marks for the current robot (built once per robot, when first shown:
+        opening a long chain does not pay for marks nobody looks at)."""
+        if self._nothing_shown():
+            self._remove_items()
+            self.triads, self.mark_items, self.extra_item = [], [], None
+            self.marks, self._drawn = [], False
+            if self.highlighted >= self.session.robot.n_bodies:
+                self.highlighted = -1
+            return
+        self._build()
+
+    def _remove_items(self) -> None:
+        for item in [*self.triads, *(it for _m, it in self.mark_items), self.extra_item]:
+            if item is not None and item in self.view.items:
                 self.view.removeItem(item)
+
+    def _build(self) -> None:
+        self._remove_items()
         pos, col = _triad_lines(self._length(), style.AXIS_COLORS)
         self.triads = [gl.GLLinePlotItem(pos=pos, color=col, mode="lines", antialias=True,
                                          width=2.0 * self.scale)
                        for _ in range(self.session.robot.n_bodies + 1)]
-        for _m, item in self.mark_items:
-            if item in self.view.items:
-                self.view.removeItem(item)
         s = self.session
         self.mark_items = []
         for m in local_marks(s.robot, s.q, self._radius()):
@@ -142,17 +156,17 @@ class DHFramesOverlay:
     # -- every change ----------------------------------------------------------------------
     def update(self) -> None:
         s = self.session
-        if len(self.triads) != s.robot.n_bodies + 1:  # the view rebuilt before our robot event
-            self.rebuild()
-            return
         links = self.visible_links()
         if not links and self.extra is None:  # nothing to draw: no work per frame
-            if self._drawn:
+            if self._drawn and self.triads:
                 for item in [*self.triads, *(it for _m, it in self.mark_items),
                              self.extra_item]:
                     item.setVisible(False)
                 self.marks, self._drawn = [], False
                 self.view.update()
+            return
+        if len(self.triads) != s.robot.n_bodies + 1:  # not built yet for this robot (lazy),
+            self._build()  # or the view rebuilt before our robot event; calls update again
             return
         self._drawn = True
         F = s.frames.copy()

@@ -83,6 +83,7 @@ class ManipulabilityPanel(PlotPanel):
         self.threshold = 0.0
         self.history = {name: ManipulabilityHistory(LIVE_CAPACITY) for name in MEASURE_COLORS}
         self._live_dirty = False
+        self._first_pending = False  # the robot's first live sample is queued
         self._robot = None
         self._subs.connect(session.events.robot, self._on_robot)
         self._subs.connect(session.events.q, self._on_q)
@@ -121,8 +122,19 @@ class ManipulabilityPanel(PlotPanel):
         for h in self.history.values():
             h.clear()
         self.analysis = None
-        self._record_live()
         self.set_mode("live")
+        # the first sample on the next event-loop pass: on a long chain its engine set-up
+        # would otherwise add to the time the GUI is blocked while the robot opens
+        self._first_pending = True
+        QtCore.QTimer.singleShot(0, self, lambda r=robot: self._first_live_sample(r))
+
+    def _first_live_sample(self, robot) -> None:
+        if self._robot is not robot or not self._first_pending:
+            return  # another robot since (its own call is queued), or recorded already
+        self._first_pending = False
+        self._record_live()
+        if self.mode == "live":
+            self._show_live()
 
     # -- modes -----------------------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
@@ -201,6 +213,8 @@ class ManipulabilityPanel(PlotPanel):
 
     def _on_q(self, q) -> None:
         if self._from_playhead(np.asarray(q)):
+            return
+        if self._first_pending:  # the robot's first sample, queued, records this q
             return
         self._record_live()
         if self.mode != "live":
