@@ -153,7 +153,32 @@ def _format_number(x: float) -> str:
     return f"{x + 0.0:.5g}"  # "+ 0.0" prints -0.0 as 0
 
 
-class UnitQuaternion:
+class QuaternionParts:
+    """The components of a quaternion held as ``_q`` = ``[s, vx, vy, vz]`` (4,), shared by
+    :class:`UnitQuaternion` and :class:`~robogui.engine.quaternion_algebra.Quaternion`."""
+
+    __slots__ = ("_q",)
+
+    @property
+    def s(self) -> float:
+        """Scalar part."""
+        return float(self._q[0])
+
+    @property
+    def v(self) -> np.ndarray:
+        """Vector part (3,)."""
+        return self._q[1:].copy()
+
+    @property
+    def vec(self) -> np.ndarray:
+        """The four components ``[s, vx, vy, vz]`` (r6 ``double(q)``, ``q.d``)."""
+        return self._q.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self._q, dtype=dtype)
+
+
+class UnitQuaternion(QuaternionParts):
     """A rotation as a unit quaternion ``s <vx, vy, vz>`` (r6 ``quaternion``).
 
     Construct with:
@@ -177,7 +202,7 @@ class UnitQuaternion:
     0.99159 <0.10536, -0.075182, 0>
     """
 
-    __slots__ = ("_q",)
+    __slots__ = ()
     __hash__ = None  # equality has a tolerance, so no hash
     __array_ufunc__ = None  # numpy defers to our operators instead of broadcasting
 
@@ -241,21 +266,6 @@ class UnitQuaternion:
 
     # -- components and matrices ------------------------------------------------------
     @property
-    def s(self) -> float:
-        """Scalar part."""
-        return float(self._q[0])
-
-    @property
-    def v(self) -> np.ndarray:
-        """Vector part (3,)."""
-        return self._q[1:].copy()
-
-    @property
-    def vec(self) -> np.ndarray:
-        """The four components ``[s, vx, vy, vz]`` (r6 ``double(q)``, ``q.d``)."""
-        return self._q.copy()
-
-    @property
     def R(self) -> np.ndarray:
         """The equivalent rotation matrix (3, 3) (r6 ``q.r``)."""
         return q2r(self._q)
@@ -276,9 +286,6 @@ class UnitQuaternion:
         theta = 2.0 * math.atan2(n, q[0])
         axis = q[1:] / n if n > 1e-15 else np.zeros(3)
         return theta / scale, axis
-
-    def __array__(self, dtype=None, copy=None):
-        return np.array(self._q, dtype=dtype)
 
     # -- algebra ----------------------------------------------------------------------
     def inv(self) -> UnitQuaternion:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .checks import as_float_array
-from .quaternion import qconj, qmul
+from .quaternion import QuaternionParts, qconj, qmul
 
 __all__ = ["qpure", "qnorm", "qunit", "qmatrix", "qqmul", "qinv", "qpow", "q2str",
            "Quaternion"]
@@ -107,7 +107,7 @@ def q2str(q, delim: tuple[str, str] = ("<", ">"), fmt: str = "{: .4f}") -> str:
     return "\n".join(template.format(r[0], delim[0], r[1], r[2], r[3], delim[1]) for r in rows)
 
 
-class Quaternion:
+class Quaternion(QuaternionParts):
     """A general quaternion value ``s <vx, vy, vz>`` with operators (not necessarily unit).
 
     ``a * b`` Hamilton product (or scaling by a number), ``a + b``, ``a - b``, ``a / b``
@@ -115,7 +115,7 @@ class Quaternion:
     ``q.unit()`` (a :class:`UnitQuaternion`), ``q.matrix()`` (:func:`qmatrix`).
     """
 
-    __slots__ = ("_q",)
+    __slots__ = ()
     __hash__ = None
     __array_ufunc__ = None
 
@@ -136,21 +136,6 @@ class Quaternion:
     @classmethod
     def Pure(cls, v) -> Quaternion:
         return cls(qpure(v))
-
-    @property
-    def s(self) -> float:
-        return float(self._q[0])
-
-    @property
-    def v(self) -> np.ndarray:
-        return self._q[1:].copy()
-
-    @property
-    def vec(self) -> np.ndarray:
-        return self._q.copy()
-
-    def __array__(self, dtype=None, copy=None):
-        return np.array(self._q, dtype=dtype)
 
     def conj(self) -> Quaternion:
         return Quaternion(qconj(self._q))
