@@ -104,8 +104,6 @@ class ManipulabilityPanel(PlotPanel):
     def _on_robot(self, robot) -> None:
         self._robot = robot
         self._wunits = yoshikawa_units(robot)
-        self.threshold = singularity_threshold(robot)
-        self.threshold_line.setValue(self.threshold)
         self.remove_curves()
         self.legend.clear()
         names = self._names()
@@ -132,6 +130,9 @@ class ManipulabilityPanel(PlotPanel):
         if self._robot is not robot or not self._first_pending:
             return  # another robot since (its own call is queued), or recorded already
         self._first_pending = False
+        if self.analysis is None:  # 512 random poses of the engine: not in the same pass
+            self.threshold = singularity_threshold(robot)
+            self.threshold_line.setValue(self.threshold)
         self._record_live()
         if self.mode == "live":
             self._show_live()
