@@ -23,8 +23,8 @@ import re
 
 import numpy as np
 import pyqtgraph.opengl as gl
-from pyqtgraph import Transform3D
 from OpenGL import GL
+from pyqtgraph import Transform3D
 from PySide6 import QtCore, QtGui
 
 from robogui.session.handle import (

@@ -18,16 +18,16 @@ from robogui.io.robotfile import list_robots
 from robogui.session.ellipse import ELLIPSOID_KINDS
 
 from . import library
+from .application import create_app  # noqa: F401  (re-exported: render, tests, cli)
 from .bindings import bind_checkbox, field_ref
+from .compare_layer import install_compare
 from .dh_table import DHTable
+from .docking import placeholder_dock
 from .ellipsoid_item import EllipsoidOverlay
 from .fullscreen import FullScreenView
 from .joint_panel import JointPanel
-from .application import create_app  # noqa: F401  (re-exported: render, tests, cli)
-from .compare_layer import install_compare
 from .mag_control import MagControl
 from .menu_extras import install_symbolic_and_legacy_actions
-from .docking import placeholder_dock
 from .plots import install_plot_docks
 from .plots.docks import PLOT_DOCK_TITLES
 from .pose_panel import PosePanel

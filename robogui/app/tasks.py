@@ -223,7 +223,7 @@ class TaskSwitcher(QtCore.QObject):
         for dock in mine:
             dock.setFloating(False)
             w.addDockWidget(task.area, dock)
-        for prev, dock in zip(mine, mine[1:]):
+        for prev, dock in zip(mine, mine[1:], strict=False):
             if task.tabbed:
                 w.tabifyDockWidget(first, dock)
             else:

@@ -200,7 +200,8 @@ class _GeneralRot:
     """^{i-1}R_i = C Rz(theta) for a general joint (C constant, folded by the builder)."""
 
     def __init__(self, b: _Builder, C, c, s):
-        self.b, self.C, self.Ct, self.c, self.s = b, C, [list(r) for r in zip(*C)], c, s
+        Ct = [list(r) for r in zip(*C, strict=True)]
+        self.b, self.C, self.Ct, self.c, self.s = b, C, Ct, c, s
 
     def apply(self, v):
         return self.b.matvec(self.C, self.b.rotz(self.c, self.s, v))

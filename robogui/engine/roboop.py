@@ -210,7 +210,8 @@ def inv_kin_rhino(robot, T, q_now=None) -> RhinoIK:
     the vertical plane at angle q1; the tool approach vector must lie in that plane. Of the
     solutions, the waist angle nearer to ``q_now[0]`` and the elbow on the side of
     ``q_now[2]`` are taken, as ROBOOP does with the current joint values (``q_now`` (5,)
-    or one row per pose (m, 5); default zeros: waist towards the target, elbow q3 >= 0). Derived here from the D-H chain
+    or one row per pose (m, 5); default zeros: waist towards the target, elbow q3 >= 0).
+    Derived here from the D-H chain
     (robots/rhino.toml): with ``phi = q2 + q3 + q4`` the approach is
     ``[-sin(phi) c1, -sin(phi) s1, -cos(phi)]`` and the tool point
     ``P = a2 (c2, s2) + a3 (c23, s23) + a4 (c phi, s phi) + d5 (-s phi, c phi)`` in the arm

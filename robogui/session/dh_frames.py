@@ -98,7 +98,7 @@ def dh_annotations(robot, q, frames: np.ndarray | None = None, *, radius: float 
         o0, x0, z0 = P[:3, 3], P[:3, 0], P[:3, 2]
         o1, x1, z1 = C[:3, 3], C[:3, 0], C[:3, 2]
         # modified D-H: a and alpha are a(i-1), alpha(i-1) (Craig's names)
-        fmt = lambda name, v, ang: _fmt(  # noqa: E731
+        fmt = lambda name, v, ang, i=i: _fmt(  # noqa: E731
             name, i - 1 if dh.mdh and name in ("a", "alpha") else i, v, ang, angle_unit)
         if not dh.mdh:
             foot = o0 + d * z0  # where the common normal a(i) leaves axis z(i-1)

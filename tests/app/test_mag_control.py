@@ -7,7 +7,6 @@ import numpy as np
 from PySide6 import QtCore
 
 from robogui.session.session import DisplayOptions
-
 from tests.app.test_render_headless import ok, robogui_cli
 
 

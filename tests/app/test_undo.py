@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 import pytest
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 from PySide6.QtTest import QTest
 
 from robogui.app import undo
-from robogui.io.robotfile import load_robot
 from robogui.engine.trajectory import Trajectory
+from robogui.io.robotfile import load_robot
 
 LEFT = QtCore.Qt.MouseButton.LeftButton
 CTRL = QtCore.Qt.KeyboardModifier.ControlModifier

@@ -17,20 +17,20 @@ QDD = np.array([1, 0.5, -0.3, 0.2, 0.1, -1.0])
 
 def _flipped(name="puma560", flips=FLIPS, **kw):
     r = load_robot(name)
-    return r.with_links([L.replace(flip=f, **kw) for L, f in zip(r.links, flips)])
+    return r.with_links([L.replace(flip=f, **kw) for L, f in zip(r.links, flips, strict=True)])
 
 
 def _rtb_puma(flips):
     R0 = rtb.models.DH.Puma560()
     return rtb.DHRobot([rtb.RevoluteDH(d=L.d, a=L.a, alpha=L.alpha, offset=L.offset, flip=f)
-                        for L, f in zip(R0.links, flips)])
+                        for L, f in zip(R0.links, flips, strict=True)])
 
 
 def test_kinematics_match_rtb_flip():
     # roboticstoolbox-python's Puma has the 0.6718 m pedestal in d1, robogui's d1 is 0
     puma = load_robot("puma560")
     rf = puma.with_links([L.replace(flip=f, d=0.67183 if j == 0 else L.d)
-                          for j, (L, f) in enumerate(zip(puma.links, FLIPS))])
+                          for j, (L, f) in enumerate(zip(puma.links, FLIPS, strict=True))])
     R = _rtb_puma(FLIPS)
     np.testing.assert_allclose(rf.fkine(Q), R.fkine(Q).A, atol=1e-12)
     np.testing.assert_allclose(rf.fkine(np.vstack([Q, -Q]))[1], R.fkine(-Q).A, atol=1e-12)

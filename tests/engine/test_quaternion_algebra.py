@@ -5,7 +5,15 @@ import pytest
 import spatialmath.base as smb
 
 from robogui.engine.quaternion_algebra import (
-    Quaternion, q2str, qinv, qmatrix, qnorm, qpow, qpure, qqmul, qunit,
+    Quaternion,
+    q2str,
+    qinv,
+    qmatrix,
+    qnorm,
+    qpow,
+    qpure,
+    qqmul,
+    qunit,
 )
 
 A = np.array([1.0, 2.0, 3.0, 4.0])

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from robogui import load_robot
-from robogui.engine.immobile import expand_q, lock_joints
+from robogui.engine.immobile import expand_q
 from robogui.engine.link import Link
-from robogui.engine.robot import Robot
 from robogui.engine.roboop import inv_kin_rhino, jacobian, kine, kine_pd, robot_from_init
+from robogui.engine.robot import Robot
 from robogui.engine.robot_tools import numjac
 from robogui.engine.transforms import rotx
 from robogui.io.roboop import read_roboop

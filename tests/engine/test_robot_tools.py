@@ -9,7 +9,7 @@ from robogui import load_robot
 from robogui.engine.link import Link
 from robogui.engine.robot import Robot
 from robogui.engine.robot_tools import numjac
-from robogui.engine.transforms import rotx, trotx
+from robogui.engine.transforms import rotx
 
 Q = np.array([0.1, -0.4, 0.3, 0.5, -0.2, 0.7])
 
@@ -59,7 +59,7 @@ def test_jointdynamics():
     tfs = puma.jointdynamics(Q)
     assert len(tfs) == 6
     M = puma.inertia(Q)  # includes the armature Jm G^2 on its diagonal
-    for j, (tf, L) in enumerate(zip(tfs, puma.links)):
+    for j, (tf, L) in enumerate(zip(tfs, puma.links, strict=True)):
         J = M[j, j] / L.G ** 2  # = Jm + (link inertia seen by the joint) / G^2
         # scipy normalises 1 / (J s + B) to (1/J) / (s + B/J)
         np.testing.assert_allclose(tf.den, [1.0, L.B / J], rtol=1e-12)

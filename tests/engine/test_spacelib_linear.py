@@ -4,7 +4,12 @@ import numpy as np
 import pytest
 
 from robogui.engine.spacelib.linear import (
-    linears, minvers, read_inp_dat, solve_l, solve_linear, test_lin,
+    linears,
+    minvers,
+    read_inp_dat,
+    solve_l,
+    solve_linear,
+    test_lin,
 )
 
 # manual eq. 4.6 / table 4.2 (INP.DAT)

@@ -8,7 +8,11 @@ import pytest
 from robogui.cli import main
 from robogui.engine.spacelib.elbow import elb_d_dh, elb_d_pa, elb_i_dh, elbow_robot
 from robogui.io.elbow import (
-    format_gripper_mot, read_elbow_dat, read_gripper_mot, read_guess, read_joint_mot,
+    format_gripper_mot,
+    read_elbow_dat,
+    read_gripper_mot,
+    read_guess,
+    read_joint_mot,
 )
 from robogui.io.roboop import LegacyFormatError
 

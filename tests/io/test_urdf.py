@@ -5,15 +5,15 @@ import pinocchio as pin
 import pytest
 
 from robogui.io.urdf import load_urdf, urdf_tips
-
 from tests.urdf_files import ARMS, IRB140, KR5, PACKAGES, PANDA, PUMA, UR5
 
 
 def _pin_chain(path, tip, robot):
     """Pinocchio's model of the file, reduced to the chain (other joints locked at 0)."""
     if str(path).endswith(".xacro"):
-        from robogui.io.urdf import read_urdf_xml
         from lxml import etree
+
+        from robogui.io.urdf import read_urdf_xml
 
         root, _ = read_urdf_xml(path, PACKAGES)
         full = pin.buildModelFromXML(etree.tostring(root).decode())

@@ -21,9 +21,9 @@ from robogui.session.handle import (
 from robogui.session.picking import Ray, joint_of_part, pick, pixel_ray, ray_boxes, ray_cylinders
 
 
-def placed(R=np.eye(3), p=(0, 0, 0), scale=(1, 1, 1)) -> np.ndarray:
+def placed(R=None, p=(0, 0, 0), scale=(1, 1, 1)) -> np.ndarray:
     M = np.eye(4)
-    M[:3, :3] = np.asarray(R) @ np.diag(scale)
+    M[:3, :3] = np.asarray(np.eye(3) if R is None else R) @ np.diag(scale)
     M[:3, 3] = p
     return M
 

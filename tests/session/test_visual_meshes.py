@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from robogui.engine.robot import Robot
 from robogui.engine.link import Link
+from robogui.engine.robot import Robot
 from robogui.engine.visual import Visual
 from robogui.io.urdf import load_urdf
 from robogui.session.visual_meshes import decimate, load_visuals

@@ -64,6 +64,12 @@ from .geometry import (
     projponl,
     vect,
 )
+from .linear import (
+    linears,
+    minvers,
+    solve_l,
+    solve_linear,
+)
 from .matrices import (
     NOTOK,
     OK,
@@ -106,12 +112,6 @@ from .matrices import (
     vtom,
     wtol,
     wtovel,
-)
-from .linear import (
-    linears,
-    minvers,
-    solve_l,
-    solve_linear,
 )
 from .screws import (
     extract,
