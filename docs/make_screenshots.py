@@ -134,6 +134,34 @@ def demo_gif(app) -> None:
                  overlays=Overlays(time=True))
 
 
+def urdf_screenshot(app) -> None:
+    """The Franka Panda URDF of example-robot-data with its meshes, in the Drive task."""
+    from importlib.metadata import distribution
+
+    import numpy as np
+
+    from robogui.app.main_window import MainWindow
+    from robogui.app.settings import Settings
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    urdf = Path(distribution("example-robot-data").locate_file(
+        "cmeel.prefix/share/example-robot-data/robots")) / "panda_description/urdf/panda.urdf"
+    robot = load_robot(urdf, tip="panda_hand")
+    ini = Path(tempfile.mkdtemp()) / "robogui.ini"
+    settings = Settings(QtCore.QSettings(str(ini), QtCore.QSettings.Format.IniFormat))
+    win = MainWindow(Session(robot), settings=settings, restore=False, autosave_path=False)
+    win.set_origin(str(urdf))
+    win.resize(1600, 1000)
+    win.show()
+    pump(app, 600)
+    win.session.set_q(np.radians([20, -20, 0, -125, 0, 110, 45]))
+    win.view.fit_to_robot()
+    pump(app, 800)
+    win.save_screenshot(ASSETS / "screenshot-urdf-panda.png")
+    win.close()
+
+
 def _load(name):
     from robogui.io.robotfile import load_robot
 
@@ -148,6 +176,7 @@ if __name__ == "__main__":
     main_screenshot(app)
     teach_screenshot(app)
     handle_screenshot(app)
+    urdf_screenshot(app)
     robots_grid(app)
     demo_gif(app)
     print("wrote", ", ".join(p.name for p in sorted(ASSETS.glob("*.png")) + ["puma560-demo.gif"]))

@@ -85,9 +85,17 @@ class JointRow(QtWidgets.QFrame):
         self.name = QtWidgets.QLabel(f"<b>q{j + 1}</b>")
         self.name.setToolTip(f"joint {j + 1}: {'revolute' if self.kind == 'R' else 'prismatic'}"
                              + (f" ({link.name})" if link.name else ""))
-        sub = QtWidgets.QLabel(link.name or ("revolute" if self.kind == "R" else "prismatic"))
+        sub_text = link.name or ("revolute" if self.kind == "R" else "prismatic")
+        sub = QtWidgets.QLabel()
         sub.setFixedWidth(64)
         sub.setStyleSheet("color: #8b929c; font-size: 8pt;")
+        small = QtGui.QFont(sub.font())
+        small.setPointSizeF(8.0)  # the style sheet's size, which the label draws with
+        # URDF names share long prefixes (panda_joint1..7): elide in the middle so the
+        # distinguishing end stays readable; the whole name is in the tooltip
+        sub.setText(QtGui.QFontMetrics(small).elidedText(
+            sub_text, QtCore.Qt.TextElideMode.ElideMiddle, 64))
+        sub.setToolTip(sub_text)
         self.minus = QtWidgets.QToolButton(text="\u2212")
         self.plus = QtWidgets.QToolButton(text="+")
         for b, sign in ((self.minus, -1), (self.plus, 1)):

@@ -148,3 +148,22 @@ def test_rows_follow_a_new_robot_and_old_rows_let_go(window, session):
     assert all(len(r._subs._connections) == 0 for r in old_rows)
     np.testing.assert_allclose(window.joint_panel.values_shown(), np.degrees([0.3, -0.2]),
                                atol=1e-3)
+
+
+def test_long_joint_names_keep_their_distinguishing_end(window, qtbot):
+    from PySide6 import QtGui, QtWidgets
+
+    from tests.urdf_files import PANDA
+
+    assert window.open_robot(str(PANDA))
+    rows = window.joint_panel.rows[:7]  # the arm's joints (the default tip adds a finger)
+    subs = [next(lb for lb in r.findChildren(QtWidgets.QLabel) if lb.toolTip() == f"panda_joint{j}")
+            for j, r in enumerate(rows, start=1)]
+    texts = [lb.text() for lb in subs]
+    # panda_joint1..7 share an 11-letter prefix: each row still shows its own number
+    assert len(set(texts)) == len(rows)
+    assert all(t.endswith(str(j)) for j, t in enumerate(texts, start=1))
+    for lb in subs:
+        small = lb.font()
+        small.setPointSizeF(8.0)
+        assert QtGui.QFontMetrics(small).horizontalAdvance(lb.text()) <= lb.width()
