@@ -12,30 +12,29 @@ robot in the 3D view follows. Right drag / wheel zoom, middle drag pans, as pyqt
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session.envelope import ENVELOPE_COLUMNS, minmax_envelope, visible_envelope
-from robogui.session.program_file import atomic_write_text
 
 from ..bindings import Subscriptions
+from .plot_export import PlotExportMixin
+from .plot_items import (
+    AXIS_COLOR,
+    CURSOR_COLOR,
+    NOTICE_STYLE,
+    PLOT_BACKGROUND,
+    TEXT_COLOR,
+    SeekViewBox,
+    _Caption,
+)
 
 __all__ = ["PlotPanel", "SeekViewBox", "PLOT_BACKGROUND", "CURSOR_COLOR", "pen",
            "joint_units", "unit_label", "signals_blocked"]
-
-PLOT_BACKGROUND = "#22252a"  # a shade darker than the 3D view: curves stand out
-AXIS_COLOR = "#8f98a6"
-TEXT_COLOR = "#d5dae1"
-CURSOR_COLOR = "#f2f4f7"
-NOTICE_STYLE = ("QLabel#plotNotice { color: #d5dae1; background: #22252a; font-size: 11pt;"
-                " padding: 24px; border: 1px dashed #4a505a; border-radius: 6px; }")
 
 
 @contextmanager
@@ -91,69 +90,7 @@ def unit_label(names: list[str]) -> str:
     return " | ".join(seen)
 
 
-class SeekViewBox(pg.ViewBox):
-    """A ViewBox whose left click / left drag calls ``seek(x, changing)`` instead of panning.
-
-    When ``seek_enabled`` is False (no trajectory, or the live strip chart) it behaves
-    like a plain ViewBox.
-    """
-
-    def __init__(self, seek: Callable[[float, bool], None], **kwargs):
-        super().__init__(**kwargs)
-        self._seek = seek
-        self.seek_enabled = False
-
-    def _x(self, ev) -> float:
-        return float(self.mapSceneToView(ev.scenePos()).x())
-
-    def mouseClickEvent(self, ev) -> None:  # noqa: N802
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton and self.seek_enabled:
-            ev.accept()
-            self._seek(self._x(ev), False)
-            return
-        super().mouseClickEvent(ev)
-
-    def mouseDragEvent(self, ev, axis=None) -> None:  # noqa: N802
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton and self.seek_enabled and axis is None:
-            ev.accept()
-            # scrubbing is a drag ("changing"); the release completes the change
-            self._seek(self._x(ev), not ev.isFinish())
-            return
-        super().mouseDragEvent(ev, axis)
-
-
-class _Caption(QtWidgets.QGraphicsRectItem):
-    """A y label written horizontally in the top-left corner of a view box, on a
-    translucent plate so the curves under it do not blur it. Clicks go through."""
-
-    PAD = 3.0
-
-    def __init__(self, parent: QtWidgets.QGraphicsItem):
-        super().__init__(parent)
-        plate = QtGui.QColor(PLOT_BACKGROUND)
-        plate.setAlphaF(0.85)
-        self.setBrush(plate)
-        self.setPen(QtGui.QPen(QtCore.Qt.PenStyle.NoPen))
-        self.setAcceptedMouseButtons(QtCore.Qt.MouseButton.NoButton)
-        self.setAcceptHoverEvents(False)
-        self.setZValue(2000)  # above curves, limits and the cursor
-        self.text_item = QtWidgets.QGraphicsSimpleTextItem(self)
-        self.text_item.setBrush(QtGui.QColor(TEXT_COLOR))
-        self.text_item.setAcceptedMouseButtons(QtCore.Qt.MouseButton.NoButton)
-        self.setPos(2.0, 2.0)
-        self.hide()
-
-    def set_text(self, text: str) -> None:
-        self.text_item.setText(text)
-        r = self.text_item.boundingRect()
-        self.text_item.setPos(self.PAD, 0.0)
-        self.setRect(0.0, 0.0, r.width() + 2 * self.PAD, r.height())
-
-    def text(self) -> str:
-        return self.text_item.text()
-
-
-class PlotPanel(QtWidgets.QWidget):
+class PlotPanel(PlotExportMixin, QtWidgets.QWidget):
     """Base of the plot panels (see the module docstring).
 
     Subclasses build their plots with :meth:`add_plot` and :meth:`add_curve` and show
@@ -550,82 +487,6 @@ class PlotPanel(QtWidgets.QWidget):
             if data is not None:
                 out[name] = data
         return out
-
-    def x_label(self) -> str:
-        return "t (s)"
-
-    def csv_header(self) -> list[str]:
-        """Comment lines (without '#') written above the CSV columns."""
-        return [f"robogui {self.CSV_NAME} export", f"robot: {self.session.robot.name}"]
-
-    def csv_text(self) -> str:
-        """The plotted curves as CSV: a shared time column, then one column per curve."""
-        data = self.plotted_data()
-        if not data:
-            raise ValueError(f"the {self.TITLE.lower()} panel shows no curves to export")
-        lines = [f"# {h}" for h in self.csv_header()]
-        xs = [x for x, _ in data.values()]
-        shared = all(x.shape == xs[0].shape and np.array_equal(x, xs[0]) for x in xs)
-        if shared:
-            cols = [xs[0]] + [y for _, y in data.values()]
-            header = [self.x_label()] + list(data)
-        else:  # curves over different samples: one (x, y) pair of columns each
-            k = max(x.size for x in xs)
-            cols, header = [], []
-            for name, (x, y) in data.items():
-                pad = np.full(k - x.size, np.nan)
-                cols += [np.concatenate([x, pad]), np.concatenate([y, pad])]
-                header += [f"{self.x_label()} [{name}]", name]
-        lines.append(",".join(header))
-        table = np.column_stack(cols)
-        # repr-exact floats: the file holds exactly the plotted numbers
-        lines += [",".join("" if np.isnan(v) else repr(float(v)) for v in row) for row in table]
-        return "\n".join(lines) + "\n"
-
-    def export_csv(self, path: str | Path) -> Path:
-        """Write the plotted curves to ``path`` atomically; raises ValueError / OSError."""
-        path = Path(path)
-        atomic_write_text(path, self.csv_text())
-        return path
-
-    def grab_image(self) -> QtGui.QImage:
-        """The plots as they are on screen (what the PNG export writes)."""
-        widget = self.stack.currentWidget()
-        return widget.grab().toImage()
-
-    def export_png(self, path: str | Path) -> Path:
-        """Write the panel image to ``path`` atomically; raises OSError on failure."""
-        path = Path(path)
-        image = self.grab_image()
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
-        os.close(fd)
-        try:
-            if image.isNull() or not image.save(tmp, "PNG"):
-                raise OSError(f"could not write the image {path}")
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-        return path
-
-    def _export_png_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self, f"Export {self.TITLE}", f"{self.CSV_NAME}.png", "PNG image (*.png)")
-        if path:
-            try:
-                self.export_png(path)
-            except OSError as exc:
-                self.error_presenter("Cannot export image", str(exc))
-
-    def _export_csv_dialog(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self, f"Export {self.TITLE} data", f"{self.CSV_NAME}.csv", "CSV file (*.csv)")
-        if path:
-            try:
-                self.export_csv(path)
-            except (OSError, ValueError) as exc:
-                self.error_presenter("Cannot export data", str(exc))
 
     # -- playhead --------------------------------------------------------------------------------
     def set_seekable(self, on: bool) -> None:
