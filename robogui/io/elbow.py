@@ -37,13 +37,19 @@ def _rest(st: _Stream) -> int:
     return len(st.toks) - st.pos
 
 
+def _six_values(st: _Stream, path, name: str, what: str) -> np.ndarray:
+    """Exactly six numbers (``name`` 1..6), nothing after them."""
+    values = np.array([st.take(name.format(i)) for i in range(1, 7)])
+    if _rest(st):
+        tok, no = st.toks[st.pos]
+        raise LegacyFormatError(f"more than six {what}", path, no, tok)
+    return values
+
+
 def read_elbow_dat(path=None, *, text: str | None = None) -> np.ndarray:
     """ELBOW.DAT: the six link lengths (6,) in metres."""
     st = _stream(path, text, "ELBOW.DAT file")
-    L = np.array([st.take(f"length of link {i}") for i in range(1, 7)])
-    if _rest(st):
-        tok, no = st.toks[st.pos]
-        raise LegacyFormatError("more than six link lengths", path, no, tok)
+    L = _six_values(st, path, "length of link {}", "link lengths")
     if np.any(L < 0):
         raise LegacyFormatError(f"link lengths must not be negative, got {L.tolist()}", path)
     return L
@@ -52,11 +58,7 @@ def read_elbow_dat(path=None, *, text: str | None = None) -> np.ndarray:
 def read_guess(path=None, *, text: str | None = None) -> np.ndarray:
     """GUESS.1ST: six joint angles (6,) in rad."""
     st = _stream(path, text, "GUESS.1ST file")
-    q = np.array([st.take(f"q{i}") for i in range(1, 7)])
-    if _rest(st):
-        tok, no = st.toks[st.pos]
-        raise LegacyFormatError("more than six joint values", path, no, tok)
-    return q
+    return _six_values(st, path, "q{}", "joint values")
 
 
 @dataclass(frozen=True)
