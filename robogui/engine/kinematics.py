@@ -412,18 +412,20 @@ def run_kernel(robot, q2d: np.ndarray, single: bool, what: str, layout: str = "r
     if hasattr(kern, "samples"):  # a recursive kernel computes all samples at once
         out = kern.samples(*cos_sin(qo), qo)
         return out.T if layout == "rows" else out  # rows: a (k, m) view
+    step = max(1, _SCRATCH_SIZE // max(k, 1))  # samples per pass: bounds the scratch
     if layout == "rows":
         out = np.empty((k, m))
-        rows = list(out)
-        kern.fill(rows)
-        kern(*cos_sin(qo), qo, rows)
+        for i in range(0, m, step):  # the kernel's registers hold one pass of samples
+            rows = list(out[:, i:i + step])
+            kern.fill(rows)
+            blk = qo[:, i:i + step]
+            kern(*cos_sin(blk), blk, rows)
         return out
     # All rows first, into a per-thread scratch array whose pages are already mapped
     # (a fresh 9 MB array costs more in page faults than the whole computation), then
     # one transposing copy into the result: the result's write is the only pass over
     # fresh memory.
     out = np.empty((m, k))
-    step = max(1, _SCRATCH_SIZE // max(k, 1))  # samples per pass: bounds the scratch
     for i in range(0, m, step):
         blk = qo[:, i:i + step]
         rows_arr = _scratch(k, blk.shape[1])
@@ -458,15 +460,16 @@ def check_prismatic_overflow(robot, vals, q2d: np.ndarray, what: str) -> None:
         check_finite_result(vals, what, q=q2d[:, ~dh.revolute])
 
 
-def _checked_kernel(robot, q2d: np.ndarray, single: bool, what: str, name: str):
+def _checked_kernel(robot, q2d: np.ndarray, single: bool, what: str, name: str,
+                    layout: str = "samples"):
     """run_kernel, then :func:`check_prismatic_overflow`. A huge prismatic value may
     overflow in the batched kernel; the check raises a ValueError naming q, so numpy's
     warnings would only be noise (the single path runs on Python floats: no warnings)."""
     if single:
-        vals = run_kernel(robot, q2d, single, what, layout="samples")
+        vals = run_kernel(robot, q2d, single, what, layout=layout)
     else:
         with np.errstate(over="ignore", invalid="ignore"):
-            vals = run_kernel(robot, q2d, single, what, layout="samples")
+            vals = run_kernel(robot, q2d, single, what, layout=layout)
     check_prismatic_overflow(robot, vals, q2d, name)
     return vals
 
@@ -488,11 +491,21 @@ def fkine_all(robot, q) -> np.ndarray:
 
     Frame 0 is the base transform; frame n has the tool applied. With mimic joints there
     is a frame per body: ``robot.n_bodies + 1`` frames.
+
+    Layout of a batch: the (m, n+1, 4, 4) result is a transposed view of an
+    (n+1, 4, 4, m) array, samples last, as the kernel computes it (one contiguous row per
+    matrix entry). Turning 16 (n+1) rows into m contiguous samples would cost more than
+    the whole computation, and most readers want few entries of many samples (a tool
+    path ``F[:, -1, :3, 3]``, every origin ``F[..., :3, 3]``), which this layout serves
+    best. ``np.ascontiguousarray(F)`` gives sample-major memory when a caller needs it.
     """
     q2d, single = as_joint_array(q, robot.n)
     n = robot.n
-    vals = _checked_kernel(robot, q2d, single, "all", "fkine_all")
-    return np.array(vals).reshape(n + 1, 4, 4) if single else vals.reshape(-1, n + 1, 4, 4)
+    if single:
+        vals = _checked_kernel(robot, q2d, single, "all", "fkine_all")
+        return np.array(vals).reshape(n + 1, 4, 4)
+    rows = _checked_kernel(robot, q2d, single, "all", "fkine_all", layout="rows")
+    return rows.T.reshape(-1, n + 1, 4, 4)
 
 
 @coupled("same", "q")
