@@ -115,10 +115,14 @@ class RobotPicker(QtWidgets.QComboBox):
     def names(self) -> list[str]:
         return list(self._names)
 
-    def show_library_name(self, name: str | None) -> None:
-        """Show which library entry is loaded (None: a robot from a file)."""
+    def show_library_name(self, name: str | None, other: str = "") -> None:
+        """Show which library entry is loaded. None: a robot from a file or a new one,
+        named by ``other`` in the box (greyed, no entry selected) and in the tooltip."""
         with QtCore.QSignalBlocker(self):
             self.setCurrentIndex(self._names.index(name) if name in self._names else -1)
+        shown = "" if name in self._names else other
+        self.setPlaceholderText(shown)
+        self.setToolTip(f"robot library (loaded: {shown})" if shown else "robot library")
 
     def _chosen(self, index: int) -> None:
         if 0 <= index < len(self._names):

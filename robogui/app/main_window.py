@@ -392,14 +392,21 @@ class MainWindow(QtWidgets.QMainWindow):
         is_library = text in self.picker.names and not Path(text).is_file()
         self.library_name = text if is_library else None
         self.robot_path = None if is_library else str(Path(text).resolve())
-        self.picker.show_library_name(self.library_name)
+        self.show_origin()
         self._on_robot(self.session.robot)
         self.undo.note_origin()
+
+    def show_origin(self) -> None:
+        """The robot picker shows the library entry, or the file robot's name and file."""
+        other = self.session.robot.name or "unnamed robot"
+        if self.robot_path:
+            other = f"{other} ({Path(self.robot_path).name})"
+        self.picker.show_library_name(self.library_name, other)
 
     def _restore_origin(self, origin) -> None:
         # undo/redo of a robot change: where that robot came from, as set_origin had it
         self.library_name, self.robot_path = origin if origin is not None else (None, None)
-        self.picker.show_library_name(self.library_name)
+        self.show_origin()
         self._on_robot(self.session.robot)
 
     def open_robot_dialog(self) -> None:

@@ -116,7 +116,7 @@ class Teaching:
             self.session.set_robot(one_link_robot())
         win = self.win
         win.library_name = win.robot_path = None
-        win.picker.show_library_name(None)
+        win.show_origin()
         win.dh_dock.show()
         win.dh_dock.raise_()
         self.frame_actions["all"].trigger()

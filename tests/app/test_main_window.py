@@ -71,6 +71,12 @@ def test_library_picker_and_files(window, session, settings, tmp_path):
     path = save_robot(r, tmp_path / "my_arm.toml")
     assert window.open_robot(str(path))
     assert session.robot.name == "my arm" and picker.currentIndex() == -1
+    # the box names the file robot instead of going blank
+    assert picker.placeholderText() == "my arm (my_arm.toml)"
+    assert "my arm (my_arm.toml)" in picker.toolTip()
+    window.undo.stack.undo()  # back to the library robot: its entry again
+    assert picker.currentText() == "stanford" and picker.placeholderText() == ""
+    window.undo.stack.redo()
     assert settings.recent_files()[0] == str(path.resolve())
     window._fill_recent()
     assert [a.text() for a in window.recent_menu.actions()] == ["my_arm.toml"]

@@ -3,6 +3,8 @@ toggle, a missing mesh, a bad file, jogging and the D-H table on general joints.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
@@ -38,6 +40,9 @@ def test_open_urdf_asks_for_the_tip_and_draws_meshes(qtbot, window, session, err
     assert robot.tip == "tool0" and robot.n == 6 and robot.is_general
     assert len(_mesh_parts(window)) == 7  # one per UR5 link with a visual
     assert "general joints" in window._robot_label.text()
+    # the toolbar's robot box names the file robot (no library entry chosen)
+    assert window.picker.currentIndex() == -1
+    assert window.picker.placeholderText() == f"{robot.name} ({Path(UR5).name})"
     # meshes shown, sticks hidden; the View toggle brings the sticks back
     sticks = [k for k, p in enumerate(window.view._parts) if p.kind in ("joint", "link")]
     meshes = [k for k, p in enumerate(window.view._parts) if p.kind == "mesh"]
