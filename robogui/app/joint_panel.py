@@ -85,17 +85,20 @@ class JointRow(QtWidgets.QFrame):
         self.name = QtWidgets.QLabel(f"<b>q{j + 1}</b>")
         self.name.setToolTip(f"joint {j + 1}: {'revolute' if self.kind == 'R' else 'prismatic'}"
                              + (f" ({link.name})" if link.name else ""))
-        sub_text = link.name or ("revolute" if self.kind == "R" else "prismatic")
+        names = tuple(L.name for L in session.robot.links)
+        sub_text = (readout.short_joint_names(names)[j] if link.name
+                    else ("revolute" if self.kind == "R" else "prismatic"))
         sub = QtWidgets.QLabel()
         sub.setFixedWidth(64)
         sub.setStyleSheet("color: #8b929c; font-size: 8pt;")
         small = QtGui.QFont(sub.font())
         small.setPointSizeF(8.0)  # the style sheet's size, which the label draws with
-        # URDF names share long prefixes (panda_joint1..7): elide in the middle so the
-        # distinguishing end stays readable; the whole name is in the tooltip
+        # URDF names share words (panda_joint1..7): those are dropped, and what is left is
+        # elided in the middle so its distinguishing end stays readable; the whole name is
+        # in the tooltip
         sub.setText(QtGui.QFontMetrics(small).elidedText(
             sub_text, QtCore.Qt.TextElideMode.ElideMiddle, 64))
-        sub.setToolTip(sub_text)
+        sub.setToolTip(link.name or sub_text)
         self.minus = QtWidgets.QToolButton(text="\u2212")
         self.plus = QtWidgets.QToolButton(text="+")
         for b, sign in ((self.minus, -1), (self.plus, 1)):

@@ -6,7 +6,9 @@ tested without a GUI.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 
 import numpy as np
 
@@ -16,7 +18,8 @@ from robogui.engine.transforms import tr2eul, tr2rpy
 from .armconfig import describe_config
 
 __all__ = ["ORIENTATION_LABELS", "length_scale", "angle_scale", "decimals", "position",
-           "orientation", "fmt", "pose_text", "matrix_text", "joint_text", "joint_value_text"]
+           "orientation", "fmt", "pose_text", "matrix_text", "joint_text", "joint_value_text",
+           "short_joint_names"]
 
 ORIENTATION_LABELS = {
     "rpy": ("roll", "pitch", "yaw"),
@@ -143,3 +146,42 @@ def _fmt_length(value: float, unit: str = "mm", sign: str = "+") -> str:
     if unit == "m":
         return f"{value:{sign}.4f} m"
     return f"{value * length_scale(unit):{sign}.1f} mm"
+
+
+_SEPARATORS = re.compile(r"[_\-./: ]")
+
+
+@functools.lru_cache(maxsize=8)
+def short_joint_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Joint names without the words every one of them shares, for a narrow label.
+
+    URDF names repeat the robot and the word joint (``panda_joint1`` .. ``panda_joint7``,
+    ``shoulder_pan_joint`` .. ``wrist_3_joint``): the part that tells them apart is
+    ``joint1`` or ``shoulder_pan``. Only whole words go (cut at ``_ - . / :`` or a
+    space), and every short name keeps a letter; names that would become alike, or a
+    single joint's name, stay whole.
+    """
+    if len(names) < 2 or not all(names):
+        return names
+    prefix = _whole_words(names, reverse=False)
+    suffix = _whole_words([n[len(prefix):] for n in names], reverse=True)
+    for cut in (suffix, ""):  # a bare number ("arm_1_joint" -> "1") keeps the suffix
+        short = tuple(n[len(prefix):len(n) - len(cut)] for n in names)
+        if all(re.search(r"[^\W\d_]", t) for t in short) \
+                and len(set(short)) == len(set(names)):
+            return short
+    return names
+
+
+def _whole_words(names, reverse: bool) -> str:
+    """The longest common prefix (suffix when ``reverse``) of ``names`` that ends (starts)
+    with a separator, so no word is cut."""
+    seqs = [n[::-1] for n in names] if reverse else list(names)
+    common = 0
+    for chars in zip(*seqs, strict=False):
+        if len(set(chars)) > 1:
+            break
+        common += 1
+    head = seqs[0][:common]
+    cut = max((m.end() for m in _SEPARATORS.finditer(head)), default=0)
+    return head[:cut][::-1] if reverse else head[:cut]
