@@ -33,6 +33,7 @@ from robogui.engine.visual import Visual
 
 from .file_error import RobotFileError
 from .packages import PackageResolver
+from .srdf import srdf_poses
 
 __all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "URDF_SUFFIXES"]
 
@@ -427,13 +428,21 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     poses = {"qz": np.zeros(n_free)}
     poses.update({k: v for k, v in extras["poses"].items() if len(v) == n_free})
     try:
-        return Robot(links, name=model.name or path.stem, manufacturer="",
-                     comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
-                     gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
-                     source=str(path), base_link=tree.root, tip=tip, visuals=visuals,
-                     mimic=mimic)
+        robot = Robot(links, name=model.name or path.stem, manufacturer="",
+                      comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
+                      gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
+                      source=str(path), base_link=tree.root, tip=tip, visuals=visuals,
+                      mimic=mimic)
     except ValueError as exc:  # e.g. limits of a leader and its followers that never meet
         raise RobotFileError(f"chain {tree.root} -> {tip}: {exc}", path) from None
+    # qz is the zero pose within the limits (the Panda's joint 4 stops short of 0), then
+    # the named poses of an SRDF beside the file (MoveIt's group states), in the limits
+    # the robot ended up with; the file's own robogui poses win over them
+    qz = robot.clip_q(poses.pop("qz"))
+    named = srdf_poses(path, model.name, [L.name for L in robot.links], robot.qlim)
+    if named or qz.any():
+        robot = robot.replace(poses={"qz": qz, **named, **poses})
+    return robot
 
 
 def _chain_leader(tree, j, chain, path: Path):

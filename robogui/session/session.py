@@ -41,6 +41,7 @@ import numpy as np
 
 from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.robot import Robot
+from robogui.io.srdf import START_POSE_NAMES
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions
@@ -59,10 +60,12 @@ def robot_identity(robot) -> tuple[str, int]:
 
 
 def initial_q(robot: Robot) -> np.ndarray:
-    """The pose a freshly loaded robot is shown in: ``qr``, else ``qz``, else zeros in limits."""
-    for name in ("qr", "qz"):
-        if name in robot.poses:
-            return robot.pose(name)
+    """The pose a freshly loaded robot is shown in: ``qr``; else the start pose an SRDF
+    names (``ready``, ``home``, ``default``, any case); else ``qz``; else zeros in limits."""
+    poses = {name.lower(): name for name in robot.poses}
+    for name in ("qr", *START_POSE_NAMES, "qz"):
+        if name in poses:
+            return robot.pose(poses[name])
     return robot.clip_q(np.zeros(robot.n))
 
 

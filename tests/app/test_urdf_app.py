@@ -191,3 +191,18 @@ def test_plots_and_symbolic_dialog_on_a_urdf_robot(qtbot, errors, tmp_path):
     assert "general joints" in dlg.caption.text()
     assert dlg.view.n == 6 and errors == []
     dlg.close()
+
+
+def test_panda_opens_in_its_srdf_ready_pose_with_a_button_for_it(qtbot, window, session):
+    """example-robot-data's panda.srdf names the ready pose "default": the app starts
+    there (not at the stretched q = 0) and the joint panel has a button to go back."""
+    assert window.open_robot(str(PANDA)) is True  # one default tip: panda_leftfinger
+    ready = session.robot.pose("default")
+    assert session.robot.n == 8 and ready[-1] == 0.001  # the finger's opening too
+    np.testing.assert_allclose(session.q, ready)
+    panel = window.joint_panel
+    assert set(panel.pose_buttons) == {"qz", "default"}
+    qtbot.mouseClick(panel.pose_buttons["qz"], QtCore.Qt.MouseButton.LeftButton)
+    np.testing.assert_allclose(session.q, session.robot.clip_q(np.zeros(8)))
+    qtbot.mouseClick(panel.pose_buttons["default"], QtCore.Qt.MouseButton.LeftButton)
+    np.testing.assert_allclose(session.q, ready)
