@@ -197,6 +197,21 @@ class NumberField(QtWidgets.QDoubleSpinBox):
         sep = "" if label in ("", "°") else " "
         return f"{value:.{max(self.shown_decimals, 0)}f}".rstrip("0").rstrip(".") + sep + label
 
+    # -- undo keys ---------------------------------------------------------------------------
+    def event(self, e: QtCore.QEvent) -> bool:
+        """Ctrl+Z / Ctrl+Shift+Z go to the line edit only while it holds typed text not
+        yet committed; otherwise (the value just entered, or not touched) they are the
+        window's Edit > Undo / Redo, which is what a person pressing them means."""
+        if e.type() == QtCore.QEvent.Type.ShortcutOverride and self._shown_as_committed() \
+                and any(e.matches(k) for k in (QtGui.QKeySequence.StandardKey.Undo,
+                                               QtGui.QKeySequence.StandardKey.Redo)):
+            e.ignore()
+            return False
+        return super().event(e)
+
+    def _shown_as_committed(self) -> bool:
+        return self.lineEdit().text() == self.textFromValue(self.value())
+
     # -- notes -------------------------------------------------------------------------------
     def _finished(self) -> None:
         pending, self._pending = self._pending, None

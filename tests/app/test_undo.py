@@ -69,6 +69,32 @@ def test_typed_joint_value_is_one_step_undone_by_ctrl_z_redone_by_ctrl_y(qtbot, 
     assert session.q[1] == pytest.approx(math.radians(30))
 
 
+def test_ctrl_z_in_the_field_just_typed_into_undoes_the_step(qtbot, win, session):
+    """A person types a value, presses Enter, then Ctrl+Z without leaving the field: the
+    step is undone (not the field's text). While typing, Ctrl+Z edits the text."""
+    q0 = session.q.copy()
+    spin = win.joint_panel.rows[1].spin
+    spin.setFocus()
+    spin.selectAll()
+    QTest.keyClicks(spin, "30")
+    QTest.keyClick(spin, QtCore.Qt.Key.Key_Return)
+    assert session.q[1] == pytest.approx(math.radians(30))
+    QTest.keyClick(spin, QtCore.Qt.Key.Key_Z, CTRL)
+    np.testing.assert_allclose(session.q, q0)
+    assert spin.value() == pytest.approx(math.degrees(q0[1]), abs=0.01)
+    QTest.keyClick(spin, QtCore.Qt.Key.Key_Z, CTRL | SHIFT)
+    assert session.q[1] == pytest.approx(math.radians(30))
+    # typing, not committed: Ctrl+Z takes back the keystroke, the session is untouched
+    shown = spin.lineEdit().text()
+    spin.lineEdit().end(False)
+    QTest.keyClicks(spin, "5")
+    assert spin.lineEdit().text() == shown + "5"
+    QTest.keyClick(spin, QtCore.Qt.Key.Key_Z, CTRL)
+    assert spin.lineEdit().text() == spin.textFromValue(spin.value())
+    assert session.q[1] == pytest.approx(math.radians(30))
+    assert texts(win) == ["Type q2"]
+
+
 def test_slider_drag_is_one_step(qtbot, win, session):
     q0 = session.q.copy()
     slider = win.joint_panel.rows[0].slider
