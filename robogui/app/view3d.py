@@ -115,6 +115,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self._auto_fit = True  # refit on resize until the user moves the camera
         self._fit_providers: list = []  # extra points to keep in view (trail, ghosts)
         self.overlay_painters: list = []  # fn(painter, scene): 2D text over the scene
+        self.label_rects: list = []  # QRectF of the name and wrist letters, last paint
         self.label_scale = 1.0  # presentation mode: larger labels
         self.floor_grid = None  # (base x, base y, half width, line step, z) of the grid
         self._init_interaction()  # mouse handlers, overlays, pre-paint hooks (view_input)
@@ -341,6 +342,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         """Each of ``overlay_painters`` (``fn(painter, scene)``, e.g. D-H frame labels),
         the robot's name and the wrist axis letters at their projected points, then the
         overlays added with :meth:`add_overlay` (handle, links, grid labels)."""
+        self.label_rects = []  # where the name and wrist letters went (grid labels avoid them)
         for fn in self.overlay_painters:
             fn(painter, self)
         labels = self._visible_labels()
@@ -365,6 +367,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
             painter.drawText(QtCore.QPointF(x0 + k, y0 + k), lab.text)
             painter.setPen(QtGui.QColor(lab.color))
             painter.drawText(QtCore.QPointF(x0, y0), lab.text)
+            self.label_rects.append(QtCore.QRectF(x0, y0 - fm.ascent(), w, fm.height()))
 
     def grab_image(self) -> QtGui.QImage:
         """The view rendered now (multisampled, labels included) as a QImage."""

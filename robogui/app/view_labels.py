@@ -55,6 +55,7 @@ class ViewLabels:
         self.view, self.session, self.state = view, session, state
         self.items: list = []
         self.enabled = True
+        self.drawn: list[tuple[str, QtCore.QRectF]] = []  # the last paint's texts and boxes
         view.robotRebuilt.connect(self._build)
         view.scene.add_overlay(self._paint)
         self._build()
@@ -78,11 +79,19 @@ class ViewLabels:
 
     def texts(self) -> list[tuple[np.ndarray, str, str]]:
         """Everything written over the view now: (world point (3,), text, colour)."""
+        return self._grid_texts() + self._marks()
+
+    def _grid_texts(self) -> list[tuple[np.ndarray, str, str]]:
+        sc, d = self.view.scene, self.session.display
+        if not d.show_floor or getattr(sc, "floor_grid", None) is None:
+            return []
+        return [(p, t, _GRID_TEXT) for p, t in grid_labels(sc.floor_grid, d.length_unit)]
+
+    def _marks(self) -> list[tuple[np.ndarray, str, str]]:
+        """The triad's letters and the ghosts' branches: always written."""
         sc = self.view.scene
         out = []
-        d = self.session.display
-        if d.show_floor and getattr(sc, "floor_grid", None) is not None:
-            out += [(p, t, _GRID_TEXT) for p, t in grid_labels(sc.floor_grid, d.length_unit)]
+        if self.session.display.show_floor and getattr(sc, "floor_grid", None) is not None:
             L = 1.12 * self.triad_length
             out += [(np.eye(3)[i] * L, "xyz"[i], style.AXIS_COLORS[i]) for i in range(3)]
         if self.state is not None and self.state.ghosts:
@@ -98,23 +107,37 @@ class ViewLabels:
     def _paint(self, painter: QtGui.QPainter) -> None:
         if not self.enabled:
             return
-        texts = self.texts()
-        if not texts:
+        marks, grid = self._marks(), self._grid_texts()
+        if not marks and not grid:
             return
-        xy = self.view.scene.project(np.array([p for p, _, _ in texts]))
-        font = QtGui.QFont(self.view.scene.font())
-        font.setPointSizeF(9.0 * self.view.scene.label_scale)  # larger in presentation mode
+        sc = self.view.scene
+        font = QtGui.QFont(sc.font())
+        font.setPointSizeF(9.0 * sc.label_scale)  # larger in presentation mode
         painter.setFont(font)
         fm = painter.fontMetrics()
+        w, h = sc.width(), sc.height()
+        # what is already written (the robot's name, the wrist letters), then each label
+        # drawn here: a grid value that would overlap any of them is left out (the
+        # presentation mode's large letters crowd a small view), marks never are
+        written = list(sc.label_rects)
+        self.drawn = []
+        points = sc.project(np.array([p for p, _, _ in marks + grid]))
         taken: list[tuple[float, float]] = []
-        w, h = self.view.scene.width(), self.view.scene.height()
-        for (_, text, color), (x, y) in zip(texts, xy, strict=True):
+        for k, ((_, text, color), (x, y)) in enumerate(zip(marks + grid, points, strict=True)):
             if not (0 <= x <= w and 0 <= y <= h):
                 continue
-            # labels on one spot (ghosts sharing a wrist) are stacked, not overprinted
-            while any(abs(x - a) < 30 and abs(y - b) < fm.height() for a, b in taken):
-                y += fm.height()
-            taken.append((x, y))
+            if k < len(marks):
+                # labels on one spot (ghosts sharing a wrist) are stacked, not overprinted
+                while any(abs(x - a) < 30 and abs(y - b) < fm.height() for a, b in taken):
+                    y += fm.height()
+                taken.append((x, y))
+            box = QtCore.QRectF(x + 4, y - 4 - fm.ascent(), fm.horizontalAdvance(text),
+                                fm.height())
+            if k >= len(marks) and any(box.adjusted(-3, -1, 3, 1).intersects(r)
+                                       for r in written):
+                continue
+            written.append(box)
+            self.drawn.append((text, box))
             painter.setPen(QtGui.QColor(0, 0, 0, 150))
             painter.drawText(QtCore.QPointF(x + 5, y - 3), text)
             painter.setPen(QtGui.QColor(color))
