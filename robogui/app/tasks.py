@@ -53,6 +53,10 @@ TASKS = (
 #: the default column width (px) of a right-hand task, and the plot strip's share of height
 COLUMN_WIDTH = 430
 PLOT_SHARE = 0.30
+#: the most of a right-hand column the upper of two docks takes to show itself whole
+UPPER_SHARE = 0.6
+#: the widest a right-hand column grows to show its panels whole, as a share of the window
+COLUMN_MAX_SHARE = 0.45
 
 
 def view_area_fraction(window: QtWidgets.QMainWindow) -> float:
@@ -236,6 +240,34 @@ class TaskSwitcher(QtCore.QObject):
         self._size_default(task, mine)
         QtCore.QTimer.singleShot(0, lambda: self._size_default(task, mine))
 
+    def fit_column(self, docks=None) -> None:
+        """A right-hand column as wide as its panels need (up to ``COLUMN_MAX_SHARE`` of
+        the window); in a column of two stacked docks that cannot both show whole (Drive:
+        joints above the pose) the upper one gets what it needs up to ``UPPER_SHARE`` of
+        the column: the joint sliders are what the task is for, the readout below
+        scrolls. A wider column or a taller upper dock (the user's choice) is kept.
+        ``docks`` None: the current task's."""
+        task = self.task(self.current) if self.current else None
+        if docks is None:
+            if task is None or task.area != _RIGHT:
+                return
+            docks = self.docks(task.key)
+        shown = [d for d in docks if d.isVisible() and not d.isFloating()]
+        if not shown:
+            return
+        # presentation mode's font widens the panels; the view keeps the rest
+        need = min(max(_needed_width(d) for d in shown),
+                   int(COLUMN_MAX_SHARE * self.window.width()))
+        if shown[0].width() < need:
+            self.window.resizeDocks([shown[0]], [need], QtCore.Qt.Orientation.Horizontal)
+        if len(shown) != 2 or shown[0].y() == shown[1].y():  # not two stacked docks
+            return
+        total = shown[0].height() + shown[1].height()
+        upper = min(_content_height(shown[0]), int(UPPER_SHARE * total))
+        if shown[0].height() < upper:
+            self.window.resizeDocks(shown, [upper, total - upper],
+                                    QtCore.Qt.Orientation.Vertical)
+
     def _size_default(self, task: Task, docks) -> None:
         w = self.window
         try:
@@ -249,6 +281,8 @@ class TaskSwitcher(QtCore.QObject):
                     total = docks[0].height() + docks[1].height()
                     if want and total > want:
                         w.resizeDocks(docks, [total - want, want], QtCore.Qt.Orientation.Vertical)
+                    else:  # neither fits (a short window, presentation mode's big font)
+                        self.fit_column(docks)
             else:
                 height = int(PLOT_SHARE * w.height())
                 w.resizeDocks([docks[0]], [height], QtCore.Qt.Orientation.Vertical)
@@ -256,17 +290,32 @@ class TaskSwitcher(QtCore.QObject):
             pass
 
 
-def _needed_width(dock: QtWidgets.QDockWidget) -> int:
-    """The width a dock's panel needs (a panel in a scroll area: its own minimum plus the
-    vertical scroll bar), so nothing is cut off at the sides."""
+def _content_height(dock: QtWidgets.QDockWidget) -> int:
+    """The height a dock's panel wants (a panel in a scroll area: its content's)."""
     inner = dock.widget()
-    extra = 0
     if isinstance(inner, QtWidgets.QScrollArea) and inner.widget() is not None:
-        extra = inner.verticalScrollBar().sizeHint().width() + 2 * inner.frameWidth()
         inner = inner.widget()
+    return inner.sizeHint().height() if inner is not None else 0
+
+
+def _needed_width(dock: QtWidgets.QDockWidget) -> int:
+    """The width a dock needs so nothing is cut off at the sides: its panel's minimum,
+    and for every scroll area in it (the dock's own, the joint rows' list) its content's
+    minimum plus what sits beside that area's viewport (scroll bar, frames, margins)."""
+    inner = dock.widget()
     if inner is None:
         return 0
-    return max(inner.minimumSizeHint().width(), inner.minimumWidth()) + extra
+    best = max(inner.minimumSizeHint().width(), inner.minimumWidth())
+    for area in [inner, *inner.findChildren(QtWidgets.QScrollArea)]:
+        if not isinstance(area, QtWidgets.QScrollArea) or area.widget() is None:
+            continue
+        content = area.widget()
+        want = max(content.minimumSizeHint().width(), content.minimumWidth())
+        beside = inner.width() - area.viewport().width()
+        if not area.verticalScrollBar().isVisible():
+            beside += area.verticalScrollBar().sizeHint().width()
+        best = max(best, want + beside)
+    return best
 
 
 class _OnFirstShow(QtCore.QObject):

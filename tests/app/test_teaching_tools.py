@@ -206,3 +206,30 @@ def test_presentation_mode_is_restored_from_settings(qtbot, session, settings):
     win.teaching.presentation.action.trigger()
     assert app.font().pointSizeF() == base
     win.close()
+
+
+def test_presentation_mode_keeps_the_joint_rows_whole_and_in_sight(qtbot, window):
+    """Presentation mode on a 1280x720 projector, Drive task: the column widens until each
+    joint row shows its value and unit (no sideways scrolling), and the joint list gets
+    room for several rows while the pose readout below it scrolls."""
+    window.resize(1280, 720)
+    window.tasks.switch("drive")
+    qtbot.wait(100)
+    act = window.teaching.presentation.action
+    act.trigger()
+    try:
+        qtbot.wait(200)
+        rows = window.joint_panel.rows
+        area = next(a for a in window.joint_panel.findChildren(QtWidgets.QScrollArea)
+                    if a.widget() is not None and a.widget().isAncestorOf(rows[0]))
+        right = area.viewport().mapToGlobal(area.viewport().rect().topRight()).x()
+        unit = rows[0].unit
+        assert unit.mapToGlobal(unit.rect().topRight()).x() <= right
+        assert not area.horizontalScrollBar().isVisible()
+        bottom = area.viewport().height() - area.widget().y()  # content y shown at the foot
+        whole = [r for r in rows if r.isVisible() and r.geometry().bottom() <= bottom]
+        assert len(whole) >= 3
+        # the 3D view keeps most of the width
+        assert window.view.width() > 0.55 * window.width()
+    finally:
+        act.trigger()
