@@ -24,6 +24,7 @@ from .compare_layer import install_compare
 from .dh_table import DHTable
 from .docking import placeholder_dock
 from .ellipsoid_item import EllipsoidOverlay
+from .file_drop import FileDrop
 from .fullscreen import FullScreenView
 from .joint_panel import JointPanel
 from .mag_control import MagControl
@@ -166,6 +167,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self._mesh_warning(text)
         # D-H frames, chain panel, workspace, singularities, presentation mode, New/Save robot
         self.teaching = install_teaching(self, session)
+        self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
