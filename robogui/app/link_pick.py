@@ -80,7 +80,7 @@ class LinkPicker:
         meshes = sc.mesh_parts
         shown_meshes = [p.item.visible() for p in meshes]
         if sc.mesh_picker is not None and any(shown_meshes):
-            hit = sc.mesh_picker.pick(ray, sc._frames, shown_meshes)
+            hit = sc.mesh_picker.pick(ray, sc.body_frames(sc._frames), shown_meshes)
             if hit is not None:
                 hits.append((hit.t, meshes[hit.index]))
         parts = sc.moving_parts(("joint", "link"))

@@ -40,6 +40,10 @@ from .view_parts import SceneBuilder, _FloorPlane, _Label, _Part
 
 __all__ = ["RobotView", "RobotScene", "CAMERA_PRESETS", "scene_scale", "floor_height"]
 
+# parts of the robot itself, on the body frames (the last without the tool); the tool
+# axes ("wrist") and the frame triads ("frames") sit on fkine_all's frames
+_BODY_KINDS = ("joint", "link", "mesh")
+
 _VERTEX = """
 uniform mat4 u_mvp;
 uniform mat3 u_normal;
@@ -183,6 +187,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         """Build the GL items for ``robot`` (replacing the previous robot's)."""
         self.clear_robot()
         self._robot = robot
+        self._tool_inverse = np.linalg.inv(np.asarray(robot.tool, dtype=float))
         s = scene_scale(robot, self._display.mag)
         self._scale = s
         self._floor_z = floor_height(robot)
@@ -263,11 +268,25 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         built for the current robot; ghosts reuse their meshes."""
         return [p for p in self._parts if p.kind in kinds]
 
+    def body_frames(self, frames: np.ndarray) -> np.ndarray:
+        """``frames`` (n+1, 4, 4) from ``fkine_all`` with the tool taken off the last: the
+        frames the robot's own geometry hangs on (the tool is a point, not a part of the
+        last link, whose mesh and stick stay on the flange)."""
+        F = np.asarray(frames, dtype=float)
+        if self._robot is None or self._robot.tool_is_identity:
+            return F
+        Fb = F.copy()
+        Fb[-1] = F[-1] @ self._tool_inverse
+        return Fb
+
     def part_transforms(self, frames: np.ndarray, parts) -> np.ndarray:
-        """Placements (k, 4, 4) of ``parts`` for the frames (n+1, 4, 4) of any configuration."""
+        """Placements (k, 4, 4) of ``parts`` for the frames (n+1, 4, 4) of any configuration.
+        The robot's geometry (joints, links, meshes) hangs on the body frames; the tool
+        axes and the frame triads on ``frames`` as given (the last at the tool point)."""
         F = np.asarray(frames, dtype=float)
         if not parts:
             return np.zeros((0, 4, 4))
+        Fb = self.body_frames(F)
         idx = np.fromiter((p.frame for p in parts), int, len(parts))
         local = np.stack([p.local for p in parts])
         for k, p in enumerate(parts):
@@ -275,8 +294,11 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
                 # general joints: the body (frame) index, which differs from the joint's
                 # with mimic joints
                 j = p.frame if self._robot.is_general else p.joint
-                local[k] = self._prismatic_local(F, j, self._robot.is_mdh)
-        return F[idx] @ local  # every part's placement in one batched product
+                local[k] = self._prismatic_local(Fb, j, self._robot.is_mdh)
+        if Fb is F:
+            return F[idx] @ local  # every part's placement in one batched product
+        on_body = np.fromiter((p.kind in _BODY_KINDS for p in parts), bool, len(parts))
+        return np.where(on_body[:, None, None], Fb[idx], F[idx]) @ local
 
     qmatrix = _qmatrix  # public name: numpy (4, 4) -> QMatrix4x4
 

@@ -184,12 +184,15 @@ class SceneBuilder:
             for frame, p0, p1 in segs:
                 if np.linalg.norm(np.subtract(p1, p0)) > 1e-9:
                     self._add_part(cyl, link_col, frame, meshes.segment_matrix(p0, p1, rl), "link")
-        if not robot.tool_is_identity:
-            # the tool: from the flange (frame n without the tool) to the tool point
-            flange = np.linalg.inv(robot.tool)[:3, 3]
-            if np.linalg.norm(flange) > 1e-9:
-                self._add_part(cyl, style.rgba(style.TOOL), robot.n_bodies,
-                               meshes.segment_matrix(flange, (0, 0, 0), 0.6 * rl), "link")
+        self._build_tool_stick(robot, rl)
+
+    def _build_tool_stick(self, robot, rl: float) -> None:
+        """The tool: a thin stick from the flange (the last body frame's origin) to the
+        tool point."""
+        tip = np.asarray(robot.tool)[:3, 3]
+        if not robot.tool_is_identity and np.linalg.norm(tip) > 1e-9:
+            self._add_part(meshes.cylinder(32), style.rgba(style.TOOL), robot.n_bodies,
+                           meshes.segment_matrix((0, 0, 0), tip, 0.6 * rl), "link")
 
     def _build_general_links(self, robot, s: float) -> None:
         """Sticks of general joints: a segment to the joint (pre), the joint on its axis,
@@ -214,6 +217,7 @@ class SceneBuilder:
             for frame, p0, p1 in segs:
                 if np.linalg.norm(np.subtract(p1, p0)) > 1e-9:
                     self._add_part(cyl, link_col, frame, meshes.segment_matrix(p0, p1, rl), "link")
+        self._build_tool_stick(robot, rl)
 
     def _build_wrist(self, robot, s: float) -> None:
         colors = [style.rgba(c) for c in style.AXIS_COLORS]
