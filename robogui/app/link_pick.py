@@ -80,7 +80,9 @@ class LinkPicker:
         meshes = sc.mesh_parts
         shown_meshes = [p.item.visible() for p in meshes]
         if sc.mesh_picker is not None and any(shown_meshes):
-            hit = sc.mesh_picker.pick(ray, sc.body_frames(sc._frames), shown_meshes)
+            # where each mesh is drawn (the body frames; a mimic finger where it moved)
+            hit = sc.mesh_picker.pick(ray, sc._frames, shown_meshes,
+                                      placements=sc.part_transforms(sc._frames, meshes))
             if hit is not None:
                 hits.append((hit.t, meshes[hit.index]))
         parts = sc.moving_parts(("joint", "link"))
@@ -96,14 +98,14 @@ class LinkPicker:
         if not hits:
             return None
         part = min(hits, key=lambda h: h[0])[1]
-        j = joint_of_part(part.kind, part.frame, part.joint)
+        j = joint_of_part(part.kind, part.frame, part.joint, part.follow)
         return None if j is None else (j, part.frame)
 
     # -- lighting ------------------------------------------------------------------------------
     def _parts_of(self, j: int) -> list:
         """The drawn parts of joint ``j``'s link: its cylinder, the sticks or meshes it moves."""
         return [p for p in self.view.scene.moving_parts(("joint", "link", "mesh"))
-                if joint_of_part(p.kind, p.frame, p.joint) == j]
+                if joint_of_part(p.kind, p.frame, p.joint, p.follow) == j]
 
     def _light(self) -> None:
         """Colour the selected link (:data:`SELECTED_COLOR`) and over it the hovered one

@@ -27,6 +27,7 @@ import pyqtgraph.opengl as gl
 from pyqtgraph.opengl import shaders
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from robogui.session.follow import follow_placements
 from robogui.session.scene import floor_height, scene_scale
 from robogui.session.session import DisplayOptions
 
@@ -107,6 +108,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self._display = display or (session.display if session is not None else DisplayOptions())
         self._projection = self._display.projection  # the options' projection from the start
         self._robot = None
+        self._tool_inverse, self._chain_models = np.eye(4), None  # per robot (set_robot)
         self._parts: list[_Part] = []
         self.mesh_picker, self.mesh_parts = None, []  # URDF meshes, for picking (link_pick)
         self._static: list[tuple[gl.GLGraphicsItem, str]] = []  # floor, grid, pedestal
@@ -188,6 +190,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self.clear_robot()
         self._robot = robot
         self._tool_inverse = np.linalg.inv(np.asarray(robot.tool, dtype=float))
+        self._chain_models = None  # joint models with mimic joints, on first need
         s = scene_scale(robot, self._display.mag)
         self._scale = s
         self._floor_z = floor_height(robot)
@@ -295,6 +298,12 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
                 # with mimic joints
                 j = p.frame if self._robot.is_general else p.joint
                 local[k] = self._prismatic_local(Fb, j, self._robot.is_mdh)
+        moved = [k for k, p in enumerate(parts) if p.follow]
+        if moved:  # beyond an off-chain mimic joint: where its leader puts it
+            if self._chain_models is None:  # once per robot (full builds a Robot)
+                self._chain_models = self._robot.full.joint_models
+            local[moved] = follow_placements(self._chain_models, Fb,
+                                             [parts[k].follow for k in moved]) @ local[moved]
         if Fb is F:
             return F[idx] @ local  # every part's placement in one batched product
         on_body = np.fromiter((p.kind in _BODY_KINDS for p in parts), bool, len(parts))

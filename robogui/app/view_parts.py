@@ -68,6 +68,7 @@ class _Part:
     kind: str  # display group: joint, link, wrist, frames, tool
     joint: int = -1  # 0-based joint index for joint parts
     prismatic: bool = False
+    follow: tuple = ()  # Visual.follow: moved by an off-chain mimic joint
 
 
 @dataclass
@@ -146,7 +147,7 @@ class SceneBuilder:
         loaded = load_visuals(robot)
         for m in loaded.meshes:
             self._add_part((m.vertices, m.faces), None, m.frame, np.eye(4), "mesh",
-                           colors=m.colors)
+                           colors=m.colors, follow=m.follow)
             self.mesh_parts.append(self._parts[-1])
             self._mesh_frames.add(m.frame)
         self.mesh_picker = MeshPicker(loaded.meshes)  # rays against the drawn triangles
@@ -236,10 +237,11 @@ class SceneBuilder:
         self._set_wrist_labels(self._display.wrist_labels)
 
     def _add_part(self, mesh, color, frame, local, kind, *, joint=-1, prismatic=False,
-                  colors=None) -> None:
+                  colors=None, follow=()) -> None:
         md = gl.MeshData(vertexes=mesh[0], faces=mesh[1], vertexColors=colors)
         item = _PartItem(md, color or (1, 1, 1, 1), colors)
-        self._parts.append(_Part(item, frame, np.asarray(local, float), kind, joint, prismatic))
+        self._parts.append(_Part(item, frame, np.asarray(local, float), kind, joint, prismatic,
+                                 follow))
 
     def _build_batches(self) -> None:
         """One batched item per frame for the parts attached to it (drawn with shadows)."""

@@ -28,6 +28,12 @@ class Visual:
     size : box (x, y, z); cylinder (radius, length); sphere (radius,) in metres.
     rgba : material colour (4 values in [0, 1]) or None (the view picks one).
     link : name of the link this geometry belongs to (URDF), for messages.
+    follow : () for geometry fixed in its frame; for geometry beyond a joint off the chain
+        that mimics a chain joint (the Panda's second finger), ``(j, multiplier, offset,
+        revolute, axis, J)``: its placement in the frame is ``J @ M(v) @ T`` with ``M``
+        the motion about (revolute) or along ``axis`` by ``v = multiplier * q_j +
+        offset``, ``q_j`` the value of chain joint ``j`` (0-based, the chain with its
+        mimic joints, between frames j and j+1), ``J`` a 4x4 tuple of tuples.
     """
 
     frame: int
@@ -39,6 +45,7 @@ class Visual:
     size: tuple = ()
     rgba: tuple | None = None
     link: str = ""
+    follow: tuple = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -46,9 +53,35 @@ class Visual:
         T = np.asarray(self.T, dtype=float)
         if T.shape != (4, 4) or not np.all(np.isfinite(T)):
             raise ValueError(f"T must be a finite 4x4 transform, got {self.T!r}")
-        object.__setattr__(self, "T", tuple(tuple(float(x) for x in r) for r in T))
+        object.__setattr__(self, "T", _nested(T))
+        if self.follow:
+            object.__setattr__(self, "follow", _checked_follow(self.follow))
 
     @property
     def matrix(self) -> np.ndarray:
         """The placement as a (4, 4) array."""
         return np.array(self.T)
+
+
+def _nested(T: np.ndarray) -> tuple:
+    return tuple(tuple(float(x) for x in r) for r in T)
+
+
+def _checked_follow(follow) -> tuple:
+    try:
+        j, mult, off, revolute, axis, J = follow
+    except (TypeError, ValueError):
+        raise ValueError("follow must be (joint, multiplier, offset, revolute, axis, J), "
+                         f"got {follow!r}") from None
+    axis = np.asarray(axis, dtype=float)
+    J = np.asarray(J, dtype=float)
+    if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or j < 0:
+        raise ValueError(f"follow: joint must be a chain joint index >= 0, got {j!r}")
+    if not (np.isfinite(mult) and np.isfinite(off)):
+        raise ValueError(f"follow: multiplier and offset must be finite, got {mult!r}, {off!r}")
+    if axis.shape != (3,) or not np.all(np.isfinite(axis)) or np.linalg.norm(axis) < 1e-12:
+        raise ValueError(f"follow: axis must be a non-zero finite 3-vector, got {axis!r}")
+    if J.shape != (4, 4) or not np.all(np.isfinite(J)):
+        raise ValueError("follow: J must be a finite 4x4 transform")
+    return (int(j), float(mult), float(off), bool(revolute),
+            tuple(float(x) for x in axis / np.linalg.norm(axis)), _nested(J))

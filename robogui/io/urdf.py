@@ -291,7 +291,8 @@ def _color(vis, materials) -> tuple | None:
     return tuple(float(x) for x in rgba[:4]) if rgba.size >= 3 else None
 
 
-def _visuals(link, T: np.ndarray, frame: int, resolver, materials) -> list[Visual]:
+def _visuals(link, T: np.ndarray, frame: int, resolver, materials,
+             follow: tuple = ()) -> list[Visual]:
     out = []
     for vis in link.visuals:
         g = vis.geometry
@@ -306,16 +307,16 @@ def _visuals(link, T: np.ndarray, frame: int, resolver, materials) -> list[Visua
             scale = (1.0, 1.0, 1.0) if sc is None else tuple(
                 float(x) for x in np.broadcast_to(np.asarray(sc, float), (3,)))
             out.append(Visual(frame, "mesh", P, filename=str(local) if local else uri,
-                              uri=uri, scale=scale, rgba=rgba, link=link.name))
+                              uri=uri, scale=scale, rgba=rgba, link=link.name, follow=follow))
         elif g.box is not None:
             out.append(Visual(frame, "box", P, size=tuple(float(x) for x in g.box.size),
-                              rgba=rgba, link=link.name))
+                              rgba=rgba, link=link.name, follow=follow))
         elif g.cylinder is not None:
-            out.append(Visual(frame, "cylinder", P, rgba=rgba, link=link.name,
+            out.append(Visual(frame, "cylinder", P, rgba=rgba, link=link.name, follow=follow,
                               size=(float(g.cylinder.radius), float(g.cylinder.length))))
         elif g.sphere is not None:
             out.append(Visual(frame, "sphere", P, size=(float(g.sphere.radius),),
-                              rgba=rgba, link=link.name))
+                              rgba=rgba, link=link.name, follow=follow))
     return out
 
 
@@ -392,6 +393,10 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     # and its transform in that body's frame at rest (the frame of the moving joint's child)
     body: dict[str, tuple[int, np.ndarray]] = {tree.root: (0, np.eye(4))}
     index = {j.name: k + 1 for k, j in enumerate(moving)}
+    # links beyond an off-chain joint that mimics a chain joint (the Panda's second
+    # finger) are drawn moving with it: (leader, multiplier, offset, joint, placement
+    # relative to the mimic joint's child); their mass stays lumped at rest
+    follows: dict[str, tuple] = {}
     stack = [tree.root]
     while stack:
         k = stack.pop()
@@ -402,6 +407,12 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
             else:
                 value = _rest_value(j) if j.mimic is not None else 0.0
                 body[j.child] = (b, T @ _origin(j.origin) @ _motion(j, value))
+                lead = j.mimic.joint if j.mimic is not None else None
+                if j.type in MOVING and lead in index:
+                    follows[j.child] = (j, index[lead] - 1, T @ _origin(j.origin), np.eye(4))
+                elif k in follows:
+                    lj, lead_k, J, R = follows[k]
+                    follows[j.child] = (lj, lead_k, J, R @ _origin(j.origin) @ _motion(j, value))
             stack.append(j.child)
     n = len(moving)
     # the last link frame is the tip frame: everything on body n moves by post^-1
@@ -415,7 +426,16 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
         if b == n:
             T = post_inv @ T
         parts[b] += _inertial_parts(tree.links[name], T)
-        visuals += _visuals(tree.links[name], T, b, resolver, materials)
+        if name in follows:
+            j, lead, J, R = follows[name]
+            follow = (lead, float(j.mimic.multiplier if j.mimic.multiplier is not None
+                                  else 1.0),
+                      float(j.mimic.offset or 0.0), j.type != "prismatic",
+                      j.axis if j.axis is not None else (1.0, 0, 0),
+                      post_inv @ J if b == n else J)
+            visuals += _visuals(tree.links[name], R, b, resolver, materials, follow)
+        else:
+            visuals += _visuals(tree.links[name], T, b, resolver, materials)
     links = []
     for k, j in enumerate(moving):
         # origin: from the previous body frame (or root) to the joint, fixed joints folded

@@ -143,12 +143,15 @@ def pick(ray: Ray, placements: np.ndarray, shapes) -> Hit | None:
     return Hit(k, float(t[k]), ray.at(float(t[k])))
 
 
-def joint_of_part(kind: str, frame: int, joint: int) -> int | None:
+def joint_of_part(kind: str, frame: int, joint: int, follow: tuple = ()) -> int | None:
     """The joint (0-based) a drawn part belongs to: a joint's own cylinder or box is that
-    joint; a link stick on frame f (f >= 1) is moved last by joint f - 1; the base
-    (frame 0) belongs to none."""
+    joint; a link stick on frame f (f >= 1) is moved last by joint f - 1; a mesh beyond
+    an off-chain mimic joint (``follow``, see Visual.follow) by the joint it mimics; the
+    base (frame 0) belongs to none."""
     if kind == "joint":
         return joint
+    if follow:
+        return int(follow[0])
     return frame - 1 if frame >= 1 else None
 
 
@@ -217,13 +220,17 @@ class MeshPicker:
     def triangle_count(self) -> int:
         return len(self._owner)
 
-    def pick(self, ray: Ray, frames: np.ndarray, shown=None) -> Hit | None:
+    def pick(self, ray: Ray, frames: np.ndarray, shown=None,
+             placements: np.ndarray | None = None) -> Hit | None:
         """The nearest mesh ``ray`` meets with the robot at ``frames`` (n+1, 4, 4), or None:
         ``Hit.index`` is the mesh's index, ``t`` the distance along the ray (metres).
-        ``shown`` (m,) bool leaves hidden meshes out."""
+        ``shown`` (m,) bool leaves hidden meshes out. ``placements`` (m, 4, 4), when
+        given, place the meshes instead of their frames (meshes that move within their
+        frame, beyond an off-chain mimic joint)."""
         if not len(self):
             return None
-        F = np.asarray(frames, dtype=float)[self.frames]  # (m, 4, 4)
+        F = (np.asarray(frames, dtype=float)[self.frames] if placements is None
+             else np.asarray(placements, dtype=float))  # (m, 4, 4)
         live = np.ones(len(self), bool) if shown is None else np.asarray(shown, bool)
         # bounding spheres first: most links are nowhere near the ray
         c = F[:, :3, :3] @ self.centers[:, :, None]

@@ -31,13 +31,15 @@ DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
 class VisualMesh:
     """Triangles of one visual in its link frame: ``frame`` (fkine_all index), vertices
     (v, 3) float32 already placed by the visual's transform, faces (f, 3) uint32,
-    colours (v, 4) float32."""
+    colours (v, 4) float32. With ``follow`` the vertices are in the mimic joint's child
+    frame (see :mod:`robogui.session.follow`)."""
 
     frame: int
     vertices: np.ndarray
     faces: np.ndarray
     colors: np.ndarray
     link: str = ""
+    follow: tuple = ()  # Visual.follow: moved by an off-chain mimic joint (placed after it)
 
 
 @dataclass
@@ -192,5 +194,5 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
         verts, faces, cols = _drop_degenerate(verts, faces, cols)
         T = v.matrix
         placed = (verts.astype(np.float64) @ T[:3, :3].T + T[:3, 3]).astype(np.float32)
-        out.meshes.append(VisualMesh(v.frame, placed, faces, cols, v.link))
+        out.meshes.append(VisualMesh(v.frame, placed, faces, cols, v.link, v.follow))
     return out

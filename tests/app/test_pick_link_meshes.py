@@ -143,3 +143,46 @@ def test_pick_link_choosing_a_joint_row_lights_its_link_apart_from_the_hover(
     send_mouse(view, "release", xy[2])
     assert (panel.selected, links.selected) == (2, 2)
     assert _near(colour(2), SELECTED_COLOR) and not _near(colour(1), SELECTED_COLOR)
+
+
+def test_the_mimic_finger_moves_with_the_finger_slider_and_picks_the_finger_joint(
+        qtbot, window, session):
+    """The Panda URDF's default chain ends at the left finger; the right finger hangs on
+    a joint off the chain that mimics it. The finger's slider opens both fingers in the
+    view, and hovering the right finger points at the finger joint."""
+    session.set_robot(load_robot(PANDA))  # tip panda_leftfinger: joint 8 is the finger
+    scene = window.view.scene
+    right = [p for p in scene.mesh_parts if p.follow]
+    left = [p for p in scene.mesh_parts if p.frame == 8]
+    assert right and left
+    q = session.q.copy()
+    q[7] = 0.0
+    session.set_q(q)
+    r0, l0 = (scene.part_transforms(scene._frames, ps)[0] for ps in (right, left))
+    spin = window.joint_panel.rows[7].spin  # typed as a person does: 30 mm, Enter
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "30 mm")
+    qtbot.keyClick(spin, QtCore.Qt.Key.Key_Return)
+    opened = session.q[7]
+    assert opened == 0.03
+    r1, l1 = (scene.part_transforms(scene._frames, ps)[0] for ps in (right, left))
+    # each finger moved by the opening, in opposite directions
+    dr, dl = r1[:3, 3] - r0[:3, 3], l1[:3, 3] - l0[:3, 3]
+    np.testing.assert_allclose(np.linalg.norm(dr), opened, atol=1e-9)
+    np.testing.assert_allclose(np.linalg.norm(dl), opened, atol=1e-9)
+    np.testing.assert_allclose(dr, -dl, atol=1e-9)
+    # hover the right finger where trimesh sees it in front: the finger joint (8) lights
+    window.set_view("front")
+    window.view.fit_to_robot()
+    settled(qtbot, window)
+    caster, owner = _posed_meshes(scene)
+    part = right[0]
+    M = scene.part_transforms(scene._frames, [part])[0]
+    md = part.item.opts["meshdata"]
+    centres = md.vertexes()[md.faces()].mean(axis=1) @ M[:3, :3].T + M[:3, 3]
+    xy = next(xy for xy in window.view.project(centres)
+              if _trimesh_part(scene, caster, owner, xy) is part)
+    send_mouse(window.view, "move", xy, button=NO)
+    links = window.view_tools.links
+    assert links.hover is not None and links.hover[0] == 7

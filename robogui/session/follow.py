@@ -1,0 +1,55 @@
+"""Where geometry beyond an off-chain mimic joint is drawn (Qt-free).
+
+A URDF gripper's second finger hangs on a joint off the chain that mimics the chain's
+finger joint (:attr:`robogui.engine.visual.Visual.follow`). Its placement in its frame
+depends on the leader's value, which this module reads back from the frames the view
+already has: frame ``j+1`` is frame ``j`` moved by chain joint ``j``'s constant ``pre``,
+its motion and ``post``. The view, the ghosts and the link picker all work from frames,
+so nothing else has to carry q.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["joint_values_from_frames", "follow_placements", "motion_matrix"]
+
+
+def motion_matrix(axis, value: float, revolute: bool) -> np.ndarray:
+    """The 4x4 turn by ``value`` rad about the unit ``axis`` (revolute) or the shift by
+    ``value`` m along it."""
+    axis = np.asarray(axis, dtype=float)
+    M = np.eye(4)
+    if not revolute:
+        M[:3, 3] = value * axis
+        return M
+    K = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]],
+                  [-axis[1], axis[0], 0.0]])
+    M[:3, :3] = np.eye(3) + np.sin(value) * K + (1.0 - np.cos(value)) * (K @ K)
+    return M
+
+
+def joint_values_from_frames(jm, body_frames: np.ndarray, joints) -> np.ndarray:
+    """Values of chain joints ``joints`` read from ``body_frames`` (n_bodies+1, 4, 4:
+    ``fkine_all`` with the tool taken off the last). ``jm``: the joint models of the
+    chain with its mimic joints (``robot.full.joint_models``, computed once per robot).
+    A revolute value comes back in (-pi, pi] (before the joint's offset and sign)."""
+    F = np.asarray(body_frames, dtype=float)
+    out = np.empty(len(joints))
+    for k, j in enumerate(joints):
+        # pre^-1 F_j^-1 F_{j+1} post^-1 is the joint's own motion about or along z
+        A = np.linalg.solve(F[j] @ jm.pre[j], F[j + 1] @ np.linalg.inv(jm.post[j]))
+        theta = np.arctan2(A[1, 0], A[0, 0]) if jm.revolute[j] else A[2, 3]
+        out[k] = (theta - jm.offset[j]) / jm.sign[j]
+    return out
+
+
+def follow_placements(jm, body_frames: np.ndarray, follows) -> np.ndarray:
+    """``J @ M(v)`` (k, 4, 4) for each ``Visual.follow`` in ``follows``: where the mimic
+    joint's child frame is, in the frame its geometry hangs on (``jm`` as in
+    :func:`joint_values_from_frames`)."""
+    if not follows:
+        return np.zeros((0, 4, 4))
+    q = joint_values_from_frames(jm, body_frames, [f[0] for f in follows])
+    return np.stack([np.asarray(J) @ motion_matrix(axis, mult * qj + off, revolute)
+                     for (_, mult, off, revolute, axis, J), qj in zip(follows, q, strict=True)])
