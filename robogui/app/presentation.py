@@ -189,8 +189,10 @@ class Presentation:
         self.win.restoreState(self.win.saveState())
         self._hide_stray_tab_bars()
         tasks = getattr(self.win, "tasks", None)
-        if on and tasks is not None:  # the joint rows, not the readout, keep the room
-            QtCore.QTimer.singleShot(0, self.win, tasks.fit_column)
+        if tasks is not None:
+            tasks.fit_toolbar()  # the bigger font may not fit the toolbars on one row
+            if on:  # the joint rows, not the readout, keep the room
+                QtCore.QTimer.singleShot(0, self.win, tasks.fit_column)
         view.update()
         self.win.settings.q.setValue(SETTINGS_KEY, on)
         if self.action.isChecked() != on:

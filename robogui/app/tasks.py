@@ -100,6 +100,25 @@ class TaskSwitcher(QtCore.QObject):
         self._arranged_default = False
         self.actions["drive"].setChecked(True)
         self.current = "drive"
+        _OnResize(window, self.fit_toolbar)
+
+    def fit_toolbar(self) -> None:
+        """The task buttons go to a second toolbar row when the window is too narrow for
+        both toolbars (presentation mode's font at 1280 px), instead of hiding behind the
+        main toolbar's overflow arrow; back on one row when there is room."""
+        w = self.window
+        try:
+            main = w.findChild(QtWidgets.QToolBar, "toolbar_main")
+            if main is None or w.toolBarArea(self.toolbar) != w.toolBarArea(main):
+                return
+            need = main.sizeHint().width() + self.toolbar.sizeHint().width()
+            broken = w.toolBarBreak(self.toolbar)
+            if need > w.width() and not broken:
+                w.insertToolBarBreak(self.toolbar)
+            elif need <= w.width() and broken:
+                w.removeToolBarBreak(self.toolbar)
+        except RuntimeError:  # the window is going away
+            pass
 
     def start(self, restored: bool, initial: str = "drive", front=None) -> None:
         """Take the task saved with a restored window layout, or lay out ``initial`` by
@@ -330,4 +349,18 @@ class _OnFirstShow(QtCore.QObject):
         if event.type() == QtCore.QEvent.Type.Show:
             obj.removeEventFilter(self)
             self._fn()
+        return False
+
+
+class _OnResize(QtCore.QObject):
+    """Calls ``fn`` after ``window`` was resized."""
+
+    def __init__(self, window, fn):
+        super().__init__(window)
+        self._fn = fn
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.Resize:
+            QtCore.QTimer.singleShot(0, self, self._fn)
         return False

@@ -231,5 +231,15 @@ def test_presentation_mode_keeps_the_joint_rows_whole_and_in_sight(qtbot, window
         assert len(whole) >= 3
         # the 3D view keeps most of the width
         assert window.view.width() > 0.55 * window.width()
+        # the task buttons went to a second toolbar row, not behind the overflow arrow
+        tasks = window.tasks
+        for a in tasks.actions.values():
+            button = tasks.toolbar.widgetForAction(a)
+            assert button.isVisible()
+            right = button.mapTo(window, button.rect().topRight()).x()
+            assert right <= window.width()
+        assert window.toolBarBreak(tasks.toolbar)
     finally:
         act.trigger()
+    qtbot.wait(50)  # back on one row with the normal font
+    assert not window.toolBarBreak(window.tasks.toolbar)
