@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--time", type=float, metavar="SECONDS",
                    help="with --trajectory/--program and a picture: the robot at this time")
     r.add_argument("--overlay", default="", metavar="LIST",
-                   help="comma-separated video overlays: time, q, torque")
+                   help="comma-separated video overlays: time, q, torque, trail (the "
+                        "tool path)")
     r.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="picture (.png, .jpg), video (.mp4, .webm, .gif) or image sequence "
                         "(a folder/ or a name with %%04d)")
@@ -241,12 +242,14 @@ def _render(args) -> int:
 
 def _parse_overlays(text: str):
     names = [t.strip() for t in text.split(",") if t.strip()]
-    bad = [t for t in names if t not in ("time", "q", "torque")]
+    bad = [t for t in names if t not in ("time", "q", "torque", "trail")]
     if bad:
-        raise ValueError(f"--overlay: unknown {', '.join(bad)}; choose from time, q, torque")
+        raise ValueError(f"--overlay: unknown {', '.join(bad)}; choose from time, q, torque, "
+                         "trail")
     from robogui.session.video import Overlays
 
-    return Overlays(time="time" in names, q="q" in names, torque="torque" in names)
+    return Overlays(time="time" in names, q="q" in names, torque="torque" in names,
+                    trail="trail" in names)
 
 
 def no_display_message(env=None, platform: str | None = None) -> str | None:

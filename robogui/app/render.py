@@ -87,6 +87,20 @@ class FrameRenderer:
         self._extra = np.zeros((0, 3)) if points is None else np.asarray(points, float)
         self.scene.fit_to_robot()
 
+    def show_path(self, segments: np.ndarray) -> None:
+        """Draw a tool path, line segments (2m, 3) as made by
+        :func:`~robogui.session.polyline.screen_segments`, in the scene (the app's trail
+        colour, the width scaled with the picture)."""
+        import pyqtgraph.opengl as gl
+
+        if len(segments) < 2:
+            return
+        item = gl.GLLinePlotItem(pos=np.asarray(segments, float), color=style.rgba(style.TRAIL),
+                                 width=2.0 * self.scale, mode="lines", antialias=True,
+                                 glOptions="translucent")
+        item.setDepthValue(5)
+        self.scene.addItem(item)
+
     def motion_points(self, frames: np.ndarray) -> np.ndarray:
         """Points to keep in view over a motion ``frames`` (N, n+1, 4, 4): every frame
         origin and the tips of the tool axes (with their labels), (N * (n+4), 3)."""
@@ -259,8 +273,14 @@ class VideoJob:
                                torque=self.overlays.torque)
         self.renderer = FrameRenderer(robot, size, display=display, view=view, camera=camera,
                                       samples=samples)
-        self.renderer.frame_camera(self.plan.frames[0],
-                                   self.renderer.motion_points(self.plan.frames))
+        keep = self.renderer.motion_points(self.plan.frames)
+        if self.overlays.trail:  # every sample's tool point, not only the frames'
+            from robogui.session.polyline import screen_segments, tool_path
+
+            segments = screen_segments(tool_path(robot, np.asarray(trajectory.q, float)))
+            self.renderer.show_path(segments)
+            keep = np.concatenate([keep, segments])
+        self.renderer.frame_camera(self.plan.frames[0], keep)
         self.tau_scale = torque_bar_scale(self.plan.tau, self.plan.tau_limit)
         lim = self.plan.tau_limit
         if lim is None or not np.any(np.isfinite(lim)):

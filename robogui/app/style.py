@@ -20,6 +20,7 @@ SHADOW = "#1f2227"
 LINK = "#c9ced6"  # brushed aluminium
 PEDESTAL = "#6f7782"
 TOOL = "#e8c872"
+TRAIL = "#f2c14e"  # the tool path of a trajectory (3D view, videos)
 NEAR_LIMIT_COLOR = "#ffb000"  # amber
 AT_LIMIT_COLOR = "#ff3b30"  # red
 AXIS_COLORS = ("#ff5a4f", "#57d163", "#4f8dff")  # x/n red, y/o green, z/a blue

@@ -48,16 +48,19 @@ def frame_times(t0: float, t1: float, fps: float = 30.0, speed: float = 1.0) -> 
 
 @dataclass(frozen=True)
 class Overlays:
-    """Optional 2D overlays: the trajectory ``time``, the joint values ``q`` and a
+    """Optional overlays: the trajectory ``time``, the joint values ``q`` and a
     ``torque`` bar per joint (|tau| over its limit, or over the largest |tau| of the
-    video for joints without one)."""
+    video for joints without one), drawn over each frame; ``trail``: the whole tool path
+    drawn in the scene, as the app's trail."""
 
     time: bool = False
     q: bool = False
     torque: bool = False
+    trail: bool = False
 
     @property
     def any(self) -> bool:
+        """Whether anything is written over the frames (the trail is in the scene)."""
         return self.time or self.q or self.torque
 
 

@@ -191,3 +191,22 @@ def test_which_environments_go_headless(monkeypatch):
     monkeypatch.setattr(headless, "_have_egl", lambda: False)
     with pytest.raises(RuntimeError, match="libegl-mesa0"):
         headless.configure_headless_gl({})
+
+
+def test_trail_overlay_draws_the_whole_tool_path_in_every_frame(tmp_path):
+    """``--overlay trail``: the tool path of the whole trajectory in the trail's colour,
+    already complete in the first frame; without it no such pixels."""
+    def trail_pixels(img):
+        rgb = img[..., :3].astype(int)
+        want = np.array([0xF2, 0xC1, 0x4E])
+        return int((np.abs(rgb - want).max(axis=-1) < 40).sum())
+
+    counts = {}
+    for name, extra in (("plain", []), ("trail", ["--overlay", "trail"])):
+        seq = tmp_path / name
+        ok(robogui_cli(["render", "--trajectory", DEMO, "--fps", "1", "--size", "400x300",
+                        *extra, "-o", f"{seq}/"], tmp_path))
+        files = sorted(seq.glob("frame_*.png"))
+        counts[name] = [trail_pixels(iio.imread(f)) for f in (files[0], files[-1])]
+    assert max(counts["plain"]) < 20
+    assert min(counts["trail"]) > 50, counts

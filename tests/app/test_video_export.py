@@ -64,6 +64,7 @@ def test_menu_dialog_exports_a_gif_at_the_asked_size(qtbot, window, timeline, se
     act.trigger()
     opts = seen["options"]
     assert opts.size == (240, 160) and opts.fps == 10 and opts.overlays.time
+    assert opts.overlays.trail  # the tool path, on by default as in the 3D view
     exp = timeline.video_exporter
     assert exp is not None and exp.total == 21  # 2 s at 10 fps, both ends
     with qtbot.waitSignal(exp.finished, timeout=60000) as blocker:

@@ -34,7 +34,7 @@ GHOST_COLORS = {
     "candidate": ("#c9ced6", 0.16),
     "invalid": ("#ff5a4f", 0.08),
 }
-TRAIL_COLOR = "#f2c14e"
+TRAIL_COLOR = style.TRAIL
 _GHOST_DEPTH = 10  # drawn after the opaque robot (0) and the trail (5)
 
 

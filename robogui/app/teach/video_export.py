@@ -189,8 +189,10 @@ class VideoExportDialog(QtWidgets.QDialog):
         self.time_box = QtWidgets.QCheckBox("time")
         self.q_box = QtWidgets.QCheckBox("joint values")
         self.torque_box = QtWidgets.QCheckBox("torque bars")
+        self.trail_box = QtWidgets.QCheckBox("tool path")
+        self.trail_box.setChecked(True)  # as the 3D view shows the trajectory
         ov = QtWidgets.QHBoxLayout()
-        for box in (self.time_box, self.q_box, self.torque_box):
+        for box in (self.time_box, self.q_box, self.torque_box, self.trail_box):
             ov.addWidget(box)
         form.addRow("Overlays", ov)
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
@@ -230,7 +232,8 @@ class VideoExportDialog(QtWidgets.QDialog):
             fps=self.fps_spin.value(), speed=self.speed_spin.value(),
             view=self.view_combo.currentData(), projection=self.projection_combo.currentText(),
             overlays=Overlays(time=self.time_box.isChecked(), q=self.q_box.isChecked(),
-                              torque=self.torque_box.isChecked()))
+                              torque=self.torque_box.isChecked(),
+                              trail=self.trail_box.isChecked()))
 
 
 def video_kind_safe(path) -> str | None:
