@@ -100,7 +100,7 @@ class TaskSwitcher(QtCore.QObject):
         self._arranged_default = False
         self.actions["drive"].setChecked(True)
         self.current = "drive"
-        _OnResize(window, self.fit_toolbar)
+        _OnEvent(window, QtCore.QEvent.Type.Resize, self.fit_toolbar, once=False)
 
     def fit_toolbar(self) -> None:
         """The task buttons go to a second toolbar row when the window is too narrow for
@@ -141,7 +141,7 @@ class TaskSwitcher(QtCore.QObject):
                 front.raise_()
                 QtCore.QTimer.singleShot(0, front.raise_)
 
-        _OnFirstShow(self.window, lay_out)
+        _OnEvent(self.window, QtCore.QEvent.Type.Show, lay_out, once=True)
 
     # -- tasks -----------------------------------------------------------------------------
     @staticmethod
@@ -337,30 +337,21 @@ def _needed_width(dock: QtWidgets.QDockWidget) -> int:
     return best
 
 
-class _OnFirstShow(QtCore.QObject):
-    """Calls ``fn`` when ``window`` is first shown, and again on the next event-loop turn."""
+class _OnEvent(QtCore.QObject):
+    """Calls ``fn`` on ``window``'s events of type ``kind``: at once on the first only
+    (``once``), or on the next event-loop turn after each (a resize: once the layout
+    has its new size)."""
 
-    def __init__(self, window, fn):
+    def __init__(self, window, kind: QtCore.QEvent.Type, fn, once: bool):
         super().__init__(window)
-        self._fn = fn
+        self._kind, self._fn, self._once = kind, fn, once
         window.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802
-        if event.type() == QtCore.QEvent.Type.Show:
-            obj.removeEventFilter(self)
-            self._fn()
-        return False
-
-
-class _OnResize(QtCore.QObject):
-    """Calls ``fn`` after ``window`` was resized."""
-
-    def __init__(self, window, fn):
-        super().__init__(window)
-        self._fn = fn
-        window.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802
-        if event.type() == QtCore.QEvent.Type.Resize:
-            QtCore.QTimer.singleShot(0, self, self._fn)
+        if event.type() == self._kind:
+            if self._once:
+                obj.removeEventFilter(self)
+                self._fn()
+            else:
+                QtCore.QTimer.singleShot(0, self, self._fn)
         return False
