@@ -3,7 +3,8 @@
 Each joint becomes a URDF joint whose origin folds the previous link's ``post``, the
 joint offset (and a flipped axis) into constants; the last ``post`` and the tool become
 a fixed joint to a ``tool`` link, a base transform a fixed joint from a ``world`` link.
-URDF link frames are the robot's axis frames, so inertials are moved into them.
+URDF link frames are the robot's axis frames, so inertials and visual geometry are moved
+into them (geometry following an off-chain mimic joint gets that joint back).
 What URDF has no element for (motor inertia and gear ratio, asymmetric Coulomb
 friction, gravity, named poses) goes into a ``<robogui>`` element, which other URDF
 readers ignore and :func:`robogui.io.urdf.load_urdf` reads back.
@@ -88,6 +89,7 @@ def robot_to_urdf(robot) -> str:
     ylinks.append(y.Link(name=tip_name))
     yjoints.append(y.Joint(name=f"{tip_name}_joint", type="fixed", parent=names[-1],
                            child=tip_name, origin=tip))
+    follows.update(_add_visuals(robot, links, names, ylinks, yjoints))
     model = y.Robot(name=robot.name, links=ylinks, joints=yjoints)
     urdf = y.URDF(robot=model, build_scene_graph=False, load_meshes=False)
     root = urdf.write_xml().getroot()
@@ -98,6 +100,61 @@ def robot_to_urdf(robot) -> str:
     root.append(_robogui_element(robot, extras))
     return etree.tostring(root, pretty_print=True, xml_declaration=True,
                           encoding="utf-8").decode()
+
+
+def _add_visuals(robot, links, names, ylinks, yjoints) -> dict:
+    """The robot's visual geometry on the written links (meshes by their local file when
+    it exists, else as referenced). Geometry that follows an off-chain mimic joint gets
+    that joint back, to a link of its own. Returns the mimic joints added (as
+    ``follows`` in :func:`robot_to_urdf`)."""
+    import yourdfpy as y
+
+    by_name = {L.name: L for L in ylinks}
+    follows, extra = {}, {}
+    for k, v in enumerate(getattr(robot, "visuals", ()) or ()):
+        f = v.frame
+        # URDF link f is the robot's frame f without the previous body's post
+        to_link = links[f - 1].post if f >= 1 else np.eye(4)
+        parent = names[f] if f < len(names) else names[-1]
+        if v.follow:
+            j, mult, off, revolute, axis, J = v.follow
+            key = (parent, v.follow)
+            if key not in extra:
+                child = f"{v.link or 'link'}_follow{len(extra) + 1}"
+                extra[key] = child
+                ylinks.append(y.Link(name=child))
+                jname = f"{child}_joint"
+                # a prismatic joint needs limits in URDF; the follower never uses them
+                yjoints.append(y.Joint(name=jname, type="continuous" if revolute else "prismatic",
+                                       parent=parent, child=child,
+                                       origin=to_link @ np.asarray(J), axis=np.asarray(axis),
+                                       limit=None if revolute else y.Limit(
+                                           effort=0.0, velocity=0.0, lower=-1.0, upper=1.0)))
+                follows[jname] = (links[j].name or f"joint{j + 1}", mult, off)
+                by_name[child] = ylinks[-1]
+            parent, origin = extra[key], v.matrix
+        else:
+            origin = to_link @ v.matrix
+        by_name[parent].visuals.append(y.Visual(
+            name=f"{v.link or 'visual'}_{k}", origin=origin, geometry=_geometry(v),
+            material=None if v.rgba is None else y.Material(
+                name=f"color_{k}", color=y.Color(rgba=np.asarray(v.rgba, float)))))
+    return follows
+
+
+def _geometry(v):
+    import os
+
+    import yourdfpy as y
+
+    if v.kind == "mesh":
+        name = v.filename if v.filename and os.path.isfile(v.filename) else (v.uri or v.filename)
+        return y.Geometry(mesh=y.Mesh(filename=name, scale=np.asarray(v.scale, float)))
+    if v.kind == "box":
+        return y.Geometry(box=y.Box(size=np.asarray(v.size, float)))
+    if v.kind == "cylinder":
+        return y.Geometry(cylinder=y.Cylinder(radius=float(v.size[0]), length=float(v.size[1])))
+    return y.Geometry(sphere=y.Sphere(radius=float(v.size[0])))
 
 
 def _translate(v) -> np.ndarray:
