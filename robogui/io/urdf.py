@@ -94,6 +94,11 @@ def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = ()):
         raise RobotFileError(f"not valid XML ({exc})", path) from None
     if root.tag != "robot":
         raise RobotFileError(f"the root element is <{root.tag}>, not <robot>", path)
+    if not root.get("name"):
+        raise RobotFileError("<robot> has no name attribute (URDF requires <robot name=...>)",
+                             path)
+    if root.find("link") is None:
+        raise RobotFileError("<robot> has no <link>: there is no robot in the file", path)
     etree.strip_tags(root, etree.Comment)
     for j in root.findall("joint"):
         name = j.get("name")
@@ -116,7 +121,10 @@ def _parse(path: Path, package_path):
     root, resolver = read_urdf_xml(path, package_path)
     try:
         model = yourdfpy.URDF._parse_robot(xml_element=root)
-    except (ValueError, TypeError, AttributeError, KeyError) as exc:
+    except KeyError as exc:  # yourdfpy reads a required attribute that is not there
+        raise RobotFileError(f"cannot read the URDF: an element lacks its required "
+                             f"attribute {exc.args[0]!r}", path) from None
+    except (ValueError, TypeError, AttributeError) as exc:
         raise RobotFileError(f"cannot read the URDF ({exc})", path) from None
     return root, model, resolver
 
@@ -388,6 +396,10 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     followed = {k: v for k, v in followed.items() if v is not None}
     moving = [j for j in chain if j.type in MOVING and (j.mimic is None or j.name in followed)]
     if len(moving) == len(followed):
+        if tip == tree.root:  # a single rigid body (a drone, a sensor): no arm to drive
+            raise RobotFileError("no revolute, continuous or prismatic joint moves any link "
+                                 f"of the file (root {tree.root!r}): there is no arm to "
+                                 "drive", path)
         raise RobotFileError(f"no moving joint between {tree.root!r} and {tip!r}", path)
     # body of each URDF link: the chain link (0 = base, k = moving joint k) it rides on,
     # and its transform in that body's frame at rest (the frame of the moving joint's child)
