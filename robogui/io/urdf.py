@@ -94,11 +94,14 @@ def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = ()):
         raise RobotFileError(f"not valid XML ({exc})", path) from None
     if root.tag != "robot":
         raise RobotFileError(f"the root element is <{root.tag}>, not <robot>", path)
+    if root.find("link") is None:
+        hint = (" (a xacro file of macros only: open the file that uses them)"
+                if path.suffix.lower() == ".xacro" else "")
+        raise RobotFileError(f"<robot> has no <link>: there is no robot in the file{hint}",
+                             path)
     if not root.get("name"):
         raise RobotFileError("<robot> has no name attribute (URDF requires <robot name=...>)",
                              path)
-    if root.find("link") is None:
-        raise RobotFileError("<robot> has no <link>: there is no robot in the file", path)
     etree.strip_tags(root, etree.Comment)
     for j in root.findall("joint"):
         name = j.get("name")
