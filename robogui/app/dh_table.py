@@ -101,7 +101,7 @@ class DHTableModel(QtCore.QAbstractTableModel):
                 return head
             return f"{head} [{unit}]" if unit else head
         if role == _Role.ToolTipRole:
-            return col.tip
+            return dh_edit.column_tip(self._robot, section)
         return None
 
     def data(self, index, role=_Role.DisplayRole):
@@ -117,7 +117,7 @@ class DHTableModel(QtCore.QAbstractTableModel):
                 text += " " + dh_edit.unit_of(self._robot, r, c, self.unit, self.length_unit)
             return text
         if role == _Role.ToolTipRole:
-            return bad[1] if bad is not None else dh_edit.COLUMNS[c].tip
+            return bad[1] if bad is not None else dh_edit.column_tip(self._robot, c)
         if role == _Role.BackgroundRole and bad is not None:
             return QtGui.QBrush(QtGui.QColor(_ERROR_BG))
         if role == _Role.ForegroundRole and c == 0:

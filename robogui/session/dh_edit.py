@@ -12,6 +12,11 @@ an angle or a length may carry a unit as in every numeric field
 ``0.3 m``, ``-pi/2 rad``, a decimal comma ``12,5``), converted to the column's unit.
 For a revolute joint theta is the joint variable (shown ``q1``) and for a prismatic
 joint d is: typing a number there is refused with that reason (edit the offset).
+
+A general (URDF) joint shows its origin xyz, origin rpy, axis and the transform after
+its motion in the four D-H columns (:data:`GENERAL_HEADS`), and takes them typed the
+same way: three numbers (lengths in the length unit, angles in the angle unit), or
+``x y z / roll pitch yaw`` (``-`` for none) after the motion.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from . import readout, units
 
 __all__ = ["COLUMNS", "Column", "cell_text", "edit_cell", "parse_number", "parse_value",
            "unit_of", "insert_link",
-           "delete_link", "move_link", "one_link_robot", "map_q", "column_index"]
+           "delete_link", "move_link", "one_link_robot", "map_q", "column_index",
+           "column_tip", "GENERAL_HEADS", "GENERAL_TIPS"]
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,24 @@ _KINEMATIC = ("theta", "d", "a", "alpha", "convention")
 #: headers of the kinematic columns for a robot with general (URDF) joints
 GENERAL_HEADS = {"theta": "origin xyz (m)", "d": "origin rpy (deg)", "a": "axis",
                  "alpha": "then xyz / rpy", "convention": "convention"}
+#: what those columns hold, and how to type them (the cells' tooltips)
+GENERAL_TIPS = {
+    "theta": "where the joint is in the previous link's frame: x y z (the URDF origin xyz)",
+    "d": "the joint frame's turn from the previous link's frame: roll pitch yaw "
+         "(the URDF origin rpy)",
+    "a": "the direction the joint turns about or slides along in its frame: x y z "
+         "(any length, not zero)",
+    "alpha": "a constant transform after the motion, x y z / roll pitch yaw, or - for "
+             "none (the chain's last fixed joints)",
+    "convention": "general joints have no D-H convention"}
+
+
+def column_tip(robot: Robot, col: int) -> str:
+    """The tooltip of column ``col`` for ``robot`` (general joints: their own meaning)."""
+    key = COLUMNS[col].key
+    if robot.is_general and key in GENERAL_TIPS:
+        return GENERAL_TIPS[key]
+    return COLUMNS[col].tip
 
 
 def _general_cell(L: Link, key: str, a_scale: float, l_scale: float = 1.0) -> str:
@@ -252,11 +276,13 @@ def edit_cell(robot: Robot, row: int, col: int, text: str, angle_unit: str = "de
         raise ValueError(f"row {row} is outside the table (links 1..{robot.n})")
     column = COLUMNS[col]
     L = robot.links[row]
-    where = f"link {row + 1}, {column.head}"
+    general = getattr(L, "is_general", False) and column.key in _KINEMATIC
+    where = f"link {row + 1}, {GENERAL_HEADS[column.key] if general else column.head}"
     try:
-        if getattr(L, "is_general", False) and column.key in _KINEMATIC:
-            raise ValueError("a general (URDF) joint has no D-H parameters to edit; "
-                             "edit its origin and axis in the URDF file")
+        if general:
+            changes = _general_changes(L, column.key, str(text), angle_unit, length_unit)
+            return robot.with_links(robot.links[:row] + (L.replace(**changes),)
+                                    + robot.links[row + 1:])
         if column.key == "convention":
             if robot.is_general:
                 raise ValueError("a robot with general (URDF) joints has no D-H convention")
@@ -270,6 +296,42 @@ def edit_cell(robot: Robot, row: int, col: int, text: str, angle_unit: str = "de
                                 + robot.links[row + 1:])
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+
+
+def _general_changes(L: Link, key: str, text: str, angle_unit: str, length_unit: str) -> dict:
+    """A general (URDF) joint's cells as shown by :func:`_general_cell`: origin xyz (in
+    the length unit), origin rpy (angle unit), axis (any non-zero direction), and the
+    transform after the motion (``x y z / r p y``, or ``-`` for none)."""
+    from robogui.engine.transforms import rpy2r
+
+    l_scale = readout.length_scale(length_unit)
+    a_scale = readout.angle_scale(angle_unit)
+
+    def placed(T, xyz=None, rpy=None):
+        T = np.array(T, dtype=float)
+        if xyz is not None:
+            T[:3, 3] = np.array(xyz) / l_scale
+        if rpy is not None:
+            T[:3, :3] = rpy2r(np.array(rpy) / a_scale)
+        return T
+
+    if key == "theta":
+        return {"origin": placed(L.origin, xyz=_numbers(text, 3))}
+    if key == "d":
+        return {"origin": placed(L.origin, rpy=_numbers(text, 3))}
+    if key == "a":
+        axis = np.array(_numbers(text, 3))
+        if not np.linalg.norm(axis) > 0:
+            raise ValueError(f"{text!r}: the axis must be a non-zero direction")
+        return {"axis": axis / np.linalg.norm(axis)}
+    if key == "alpha":
+        if text.strip() in ("-", ""):
+            return {"post": np.eye(4)}
+        xyz, sep, rpy = text.partition("/")
+        if not sep:
+            raise ValueError(f"{text!r}: type x y z / roll pitch yaw, or - for none")
+        return {"post": placed(np.eye(4), xyz=_numbers(xyz, 3), rpy=_numbers(rpy, 3))}
+    raise ValueError("a robot with general (URDF) joints has no D-H convention")
 
 
 def _changes(L: Link, row: int, column: Column, text: str, angle_unit: str,

@@ -151,9 +151,26 @@ def test_jog_and_dh_table_on_a_urdf_robot(qtbot, window, session):
     assert rows[1][2] == "0 0.1358 0" and rows[1][4] == "0 1 0"
     window.dh_dock.toggleViewAction().trigger()
     assert window.dh_table.model.index(1, 2).data() == "0 135.8 0"  # the app's unit: mm
-    # the D-H editor refuses D-H edits of a general joint, with the reason
-    assert not window.dh_table.model.commit(1, 2, "0 0 0")
-    assert "no D-H parameters to edit" in window.dh_table.status.text()
+    # a general joint's origin, axis and after-transform are typed as shown: the
+    # shoulder lifted to 200 mm moves the arm, as one undo step
+    from tests.app.test_dh_editor import _type_into
+
+    table = window.dh_table.table
+    q, T_before = session.q.copy(), session.T.copy()
+    _type_into(qtbot, table, 1, "theta", "0 200 0")
+    assert table.model().index(1, 2).data() == "0 200 0"
+    np.testing.assert_allclose(session.robot.links[1].origin[:3, 3], [0, 0.2, 0])
+    np.testing.assert_allclose(session.q, q)
+    assert not np.allclose(session.T, T_before)
+    assert window.undo.stack.count() >= 1
+    window.undo.stack.undo()
+    np.testing.assert_allclose(session.robot.links[1].origin[:3, 3], [0, 0.13585, 0])
+    np.testing.assert_allclose(session.T, T_before, atol=1e-12)
+    # a zero axis is refused with the reason on the cell; the robot stays
+    robot = session.robot
+    _type_into(qtbot, table, 1, "a", "0 0 0")
+    assert session.robot is robot
+    assert "non-zero direction" in window.dh_table.status.text()
 
 
 def test_plots_and_symbolic_dialog_on_a_urdf_robot(qtbot, errors, tmp_path):
