@@ -27,14 +27,18 @@ FILE_FILTER = ("Robot files (*.toml *.urdf *.xacro *.conf *.dat *.DAT);;robogui 
                "ROBOOP robot (*.conf);;SpaceLib Rob_Mat robot (*.dat *.DAT);;All files (*)")
 
 
-def ask_tip(parent: QtWidgets.QWidget | None, path: str, candidates: list[str]) -> str | None:
-    """Ask which link ends the chain of a URDF with several possible tips; None: cancel."""
+def ask_tip(parent: QtWidgets.QWidget | None, path: str, candidates: list[str],
+            preselect: str | None = None) -> str | None:
+    """Ask which link ends the chain of a URDF with several possible tips; None: cancel.
+    ``preselect`` (the tip chosen last time for this file) is offered first."""
     dlg = QtWidgets.QInputDialog(parent)
     dlg.setObjectName("tipChooser")
     dlg.setWindowTitle("Choose the tip link")
     dlg.setLabelText(f"{Path(path).name} has several chains. The arm ends at link:")
     dlg.setComboBoxItems(candidates)
     dlg.setComboBoxEditable(False)
+    if preselect in candidates:
+        dlg.setTextValue(preselect)
     ok = dlg.exec() == QtWidgets.QDialog.DialogCode.Accepted
     return dlg.textValue() if ok else None
 

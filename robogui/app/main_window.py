@@ -380,12 +380,15 @@ class MainWindow(QtWidgets.QMainWindow):
     # -- robot ---------------------------------------------------------------------------------
     def open_robot(self, name_or_path: str | Path) -> bool:
         """Load a library robot or file; on failure show the error and keep the robot."""
-        ok = library.load_into_session(self.session, name_or_path, self.error_presenter,
-                                       lambda p, c: library.ask_tip(self, p, c))
+        ok = library.load_into_session(
+            self.session, name_or_path, self.error_presenter,
+            lambda p, c: library.ask_tip(self, p, c, self.settings.tip_for(p)))
         if ok:
             self.set_origin(name_or_path)
             if self.robot_path is not None:
                 self.settings.add_recent(self.robot_path)
+                if self.session.robot.tip:  # offered first when the file is opened again
+                    self.settings.remember_tip(self.robot_path, self.session.robot.tip)
         return ok
 
     def set_origin(self, name_or_path: str | Path) -> None:

@@ -93,5 +93,22 @@ class Settings:
         self.q.setValue("recent/files", files)
         return files
 
+    # -- URDF tips ---------------------------------------------------------------------------------
+    def tip_for(self, path: str | Path) -> str | None:
+        """The tip link last chosen for the URDF/xacro file ``path``, or None."""
+        tips = self.q.value("urdf/tips", {})
+        tip = tips.get(str(Path(path).resolve())) if isinstance(tips, dict) else None
+        return str(tip) if tip else None
+
+    def remember_tip(self, path: str | Path, tip: str) -> None:
+        """Remember ``tip`` for ``path`` (the chooser offers it first next time). At
+        most MAX_RECENT * 4 files are kept, this one always."""
+        tips = self.q.value("urdf/tips", {})
+        tips = dict(tips) if isinstance(tips, dict) else {}
+        key = str(Path(path).resolve())
+        tips.pop(key, None)
+        tips[key] = str(tip)
+        self.q.setValue("urdf/tips", dict(list(tips.items())[-MAX_RECENT * 4:]))
+
     def sync(self) -> None:
         self.q.sync()

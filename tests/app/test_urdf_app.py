@@ -223,3 +223,28 @@ def test_panda_opens_in_its_srdf_ready_pose_with_a_button_for_it(qtbot, window, 
     np.testing.assert_allclose(session.q, session.robot.clip_q(np.zeros(8)))
     qtbot.mouseClick(panel.pose_buttons["default"], QtCore.Qt.MouseButton.LeftButton)
     np.testing.assert_allclose(session.q, ready)
+
+
+def test_the_tip_chosen_for_a_file_is_offered_first_next_time(qtbot, window, session,
+                                                             settings):
+    """UR5 has two tips (ee_link, tool0): the chooser asks each time the file is opened,
+    with the tip chosen last time for it already selected, so Enter reopens the same arm."""
+    _answer_tip_dialog(qtbot, "tool0")  # Down to tool0, Enter
+    assert window.open_robot(UR5) is True and session.robot.tip == "tool0"
+    assert settings.tip_for(UR5) == "tool0"
+    window.open_robot("puma560")
+    seen = {}
+
+    def enter_at_once():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        if dlg is None or dlg.objectName() != "tipChooser":
+            QtCore.QTimer.singleShot(20, enter_at_once)
+            return
+        seen["offered"] = dlg.findChild(QtWidgets.QComboBox).currentText()
+        qtbot.keyClick(dlg, QtCore.Qt.Key.Key_Return)
+
+    QtCore.QTimer.singleShot(20, enter_at_once)
+    window._fill_recent()
+    recent = next(a for a in window.recent_menu.actions() if a.text() == UR5.name)
+    recent.trigger()  # File > Recent: the same file again
+    assert seen["offered"] == "tool0" and session.robot.tip == "tool0"
