@@ -59,7 +59,7 @@ def test_saved_primitives_and_pinocchio_reads_the_file(tmp_path):
         np.testing.assert_allclose(M2, M1, atol=1e-12)
     sizes = [v.size for v in again.visuals]
     assert sizes == [(0.2, 0.3, 0.1), (0.05, 0.4), (0.03,)]
-    pin = pytest.importorskip("pinocchio")
+    import pinocchio as pin
     model = pin.buildModelFromUrdf(str(path))
     geom = pin.buildGeomFromUrdf(model, str(path), pin.GeometryType.VISUAL)
     assert geom.ngeoms == 3

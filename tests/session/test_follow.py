@@ -4,14 +4,13 @@ where its leader puts it: checked against Pinocchio's full model of the same fil
 from __future__ import annotations
 
 import numpy as np
+import pinocchio as pin
 import pytest
 
 from robogui.engine.visual import Visual
 from robogui.io.urdf import load_urdf
 from robogui.session.follow import follow_placements, joint_values_from_frames, motion_matrix
 from tests.urdf_files import PANDA
-
-pin = pytest.importorskip("pinocchio")
 
 
 def _pinocchio_frame(q_chain, names, link, extra):
