@@ -115,7 +115,34 @@ def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = ()):
     for k in root.findall("link"):
         if k.get("name") is None:
             raise RobotFileError("a <link> has no name", path)
+    _check_numbers(root, path)
     return root, resolver
+
+
+# the attributes URDF defines as numbers (one, or a list), by element
+_NUMERIC = {"origin": ("xyz", "rpy"), "axis": ("xyz",), "mass": ("value",),
+            "inertia": ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"),
+            "limit": ("lower", "upper", "effort", "velocity"),
+            "dynamics": ("damping", "friction"), "mimic": ("multiplier", "offset"),
+            "box": ("size",), "cylinder": ("radius", "length"), "sphere": ("radius",),
+            "mesh": ("scale",)}
+
+
+def _check_numbers(root, path: Path) -> None:
+    """Every numeric attribute of a joint or link holds numbers, else the error names the
+    element and the text (yourdfpy's own message names neither)."""
+    for owner in (*root.findall("joint"), *root.findall("link")):
+        for el in owner.iter(*_NUMERIC):
+            for attr in _NUMERIC[el.tag]:
+                text = el.get(attr)
+                if text is None:
+                    continue
+                try:
+                    [float(v) for v in text.split()]
+                except ValueError:
+                    raise RobotFileError(f"<{owner.tag} name={owner.get('name')!r}> <{el.tag} "
+                                         f"{attr}>: {text!r} is not a list of numbers",
+                                         path) from None
 
 
 def _parse(path: Path, package_path):

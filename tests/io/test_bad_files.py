@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 import warnings
+from importlib.metadata import distribution
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ PUMA = load_robot("puma560")
 def load(path: Path):
     """The loader of each format, as the app calls it (6-joint robot for motions)."""
     suffix = path.suffix
-    if suffix in (".toml", ".conf", ".dat"):
+    if suffix in (".toml", ".conf", ".dat", ".urdf"):
         return load_robot(path)
     if suffix == ".mot":
         return read_mot(path, nlink=6)
@@ -39,7 +40,8 @@ def load(path: Path):
 
 
 ERRORS = {".toml": RobotFileError, ".conf": LegacyFormatError, ".dat": LegacyFormatError,
-          ".mot": LegacyFormatError, ".prog": ProgramFileError, ".csv": TrajectoryFileError}
+          ".mot": LegacyFormatError, ".prog": ProgramFileError, ".csv": TrajectoryFileError,
+          ".urdf": RobotFileError}
 
 
 def test_the_corpus_has_over_a_hundred_files_in_every_format():
@@ -105,6 +107,9 @@ GOOD = {
     ".conf": Path(__file__).resolve().parents[1] / "data" / "legacy" / "puma560_std_dh.conf",
     ".dat": Path(__file__).resolve().parents[1] / "data" / "legacy" / "smart.dat",
     ".mot": Path(__file__).resolve().parents[1] / "data" / "legacy" / "smart.mot",
+    # example-robot-data's Panda (an XML declaration without an encoding)
+    ".urdf": Path(distribution("example-robot-data").locate_file(
+        "cmeel.prefix/share/example-robot-data/robots/panda_description/urdf/panda.urdf")),
 }
 
 
@@ -125,7 +130,7 @@ def test_a_byte_order_mark_is_accepted_in_every_format(suffix, encoding, tmp_pat
         a, b = load(plain), load(marked)
     if suffix == ".csv":
         np.testing.assert_array_equal(a.q, b.q)
-    elif suffix in (".toml", ".conf", ".dat"):
+    elif suffix in (".toml", ".conf", ".dat", ".urdf"):
         assert a.key[0] == b.key[0]  # the same links
     else:
         assert a == b

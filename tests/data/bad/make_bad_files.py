@@ -116,6 +116,26 @@ cx:           -0.2
 LINK16 = "0\n0 0.3 0 0.5 0\n2\n0.01 0 0\n0.05 0\n0.05\n-0.25 0 0\n"
 DAT = "2\n" + LINK16 + LINK16.replace("0.3", "0.0") + "0 0 -9.81\n0 0 0 0 0 0\n"
 MOT = "0.05\n" + "".join("0.1 0 0\n" * 6 for _ in range(3))
+URDF = """<?xml version="1.0"?>
+<robot name="corpus">
+  <link name="base"/>
+  <link name="upper">
+    <inertial><origin xyz="0.25 0 0"/><mass value="2.0"/>
+      <inertia ixx="0.01" iyy="0.05" izz="0.05" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <link name="fore"><visual><geometry><box size="0.4 0.05 0.05"/></geometry></visual></link>
+  <joint name="shoulder" type="revolute">
+    <parent link="base"/><child link="upper"/>
+    <origin xyz="0 0 0.3" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="10" velocity="2"/>
+  </joint>
+  <joint name="elbow" type="revolute">
+    <parent link="upper"/><child link="fore"/>
+    <origin xyz="0.5 0 0" rpy="0 0 0"/><axis xyz="0 0 1"/>
+    <limit lower="-2.5" upper="2.5" effort="5" velocity="2"/>
+  </joint>
+</robot>
+"""
 
 
 def files() -> dict[str, bytes | str]:
@@ -268,13 +288,43 @@ def files() -> dict[str, bytes | str]:
     m["robmat-motion-partial-step.mot"] = MOT + "0.1 0 0\n"
     m["robmat-motion-text.mot"] = MOT.replace("0.1 0 0", "q1 0 0", 1)
     m["robmat-motion-no-steps.mot"] = "0.05\n"
+
+    # -- URDF ----------------------------------------------------------------------------------
+    common("urdf", URDF, "urdf")
+    u = out
+    del u["urdf-utf16-no-bom.urdf"]  # XML detects UTF-16 by itself: that file is good
+    u["urdf-root-not-robot.urdf"] = URDF.replace("<robot name", "<robbot name").replace(
+        "</robot>", "</robbot>")
+    u["urdf-robot-without-name.urdf"] = URDF.replace('<robot name="corpus">', "<robot>")
+    u["urdf-no-links.urdf"] = '<?xml version="1.0"?>\n<robot name="corpus"/>\n'
+    u["urdf-one-rigid-body.urdf"] = '<robot name="corpus"><link name="base"/></robot>'
+    u["urdf-joint-without-parent.urdf"] = URDF.replace('<parent link="upper"/>', "")
+    u["urdf-joint-without-name.urdf"] = URDF.replace('name="elbow" ', "")
+    u["urdf-loop.urdf"] = URDF.replace('<parent link="base"/><child link="upper"/>',
+                                       '<parent link="fore"/><child link="upper"/>')
+    u["urdf-floating-joint.urdf"] = URDF.replace('"elbow" type="revolute"',
+                                                 '"elbow" type="floating"')
+    u["urdf-unknown-joint-type.urdf"] = URDF.replace('"elbow" type="revolute"',
+                                                     '"elbow" type="hinge"')
+    u["urdf-nan-origin.urdf"] = URDF.replace('xyz="0.5 0 0"', 'xyz="nan 0 0"')
+    u["urdf-zero-axis.urdf"] = URDF.replace('<axis xyz="0 0 1"/>\n    <limit lower="-2.5"',
+                                            '<axis xyz="0 0 0"/>\n    <limit lower="-2.5"')
+    u["urdf-negative-mass.urdf"] = URDF.replace('<mass value="2.0"/>', '<mass value="-2.0"/>')
+    u["urdf-mass-1e400.urdf"] = URDF.replace('<mass value="2.0"/>', '<mass value="1e400"/>')
+    u["urdf-origin-words.urdf"] = URDF.replace('xyz="0.5 0 0"', 'xyz="half 0 0"')
+    u["urdf-limit-words.urdf"] = URDF.replace('lower="-2.5"', 'lower="-2.5rad"')
+    u["urdf-entity-bomb.urdf"] = ('<?xml version="1.0"?><!DOCTYPE robot [<!ENTITY a0 "xxxxxxxx">'
+                                  + "".join(f'<!ENTITY a{i} "{f"&a{i - 1};" * 10}">'
+                                            for i in range(1, 10))
+                                  + ']>' + URDF.split("?>", 1)[1].replace(
+                                      'name="corpus"', 'name="&a9;"', 1))
     return out
 
 
 def main() -> None:
     made = files()
     for old in HERE.iterdir():  # a file dropped from the list must not linger
-        if old.suffix in {".toml", ".prog", ".csv", ".conf", ".dat", ".mot"}:
+        if old.suffix in {".toml", ".prog", ".csv", ".conf", ".dat", ".mot", ".urdf"}:
             old.unlink()
     for name, content in made.items():
         data = content.encode("utf-8") if isinstance(content, str) else content
