@@ -29,6 +29,7 @@ import numpy as np
 
 from robogui.engine.link import Link
 from robogui.engine.robot import Robot
+from robogui.engine.transforms import angvec2tr
 from robogui.engine.visual import Visual
 
 from .file_error import RobotFileError
@@ -267,10 +268,7 @@ def _motion(j, value: float) -> np.ndarray:
     if j.type == "prismatic":
         T[:3, 3] = axis * value
         return T
-    from scipy.spatial.transform import Rotation
-
-    T[:3, :3] = Rotation.from_rotvec(axis * value).as_matrix()
-    return T
+    return angvec2tr(value, axis)
 
 
 def _rest_value(j) -> float:

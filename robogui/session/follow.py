@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from robogui.engine.transforms import angvec2tr
+
 __all__ = ["joint_values_from_frames", "follow_placements", "motion_matrix"]
 
 
@@ -19,13 +21,10 @@ def motion_matrix(axis, value: float, revolute: bool) -> np.ndarray:
     """The 4x4 turn by ``value`` rad about the unit ``axis`` (revolute) or the shift by
     ``value`` m along it."""
     axis = np.asarray(axis, dtype=float)
+    if revolute:
+        return angvec2tr(value, axis)
     M = np.eye(4)
-    if not revolute:
-        M[:3, 3] = value * axis
-        return M
-    K = np.array([[0.0, -axis[2], axis[1]], [axis[2], 0.0, -axis[0]],
-                  [-axis[1], axis[0], 0.0]])
-    M[:3, :3] = np.eye(3) + np.sin(value) * K + (1.0 - np.cos(value)) * (K @ K)
+    M[:3, 3] = value * axis
     return M
 
 
