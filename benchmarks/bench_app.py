@@ -142,7 +142,7 @@ def _window(k: int, size=(1600, 1000)):
 
     from robogui.app.main_window import MainWindow, create_app
     from robogui.app.settings import Settings
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 
@@ -234,7 +234,7 @@ def csv_load_gap(k: int) -> tuple[float, float, float]:
     import numpy as np
     from PySide6 import QtCore
 
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
 
     app, win, session = _window(0)
     with tempfile.TemporaryDirectory() as d:

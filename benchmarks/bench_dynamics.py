@@ -65,9 +65,9 @@ def _row(name, ours, rtb_s=None, pin_s=None, target=""):
 
 
 def run(rows: list) -> None:
-    from robogui.engine import dynamics as D
-    from robogui.engine.manipulability import manipulability
-    from robogui.engine.trajectory import jtraj
+    from robogui.engine.dynamics import dynamics as D
+    from robogui.engine.dynamics.manipulability import manipulability
+    from robogui.engine.trajectory.trajectory import jtraj
     from robogui.io.robotfile import load_robot
 
     puma = load_robot("puma560")
@@ -151,7 +151,7 @@ def run(rows: list) -> None:
     # Coriolis matrix and forward dynamics, for information
     rows.append(_row("coriolis matrix, 1,000 states",
                      best_time(lambda: D.coriolis(puma, q[:1000], qd[:1000]), repeat=3)))
-    from robogui.engine.fdyn import fdyn
+    from robogui.engine.dynamics.fdyn import fdyn
 
     free = puma.nofriction()
     rows.append(_row("fdyn 1 s from qn (RK45, no Coulomb friction)",

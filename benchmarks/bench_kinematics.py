@@ -44,7 +44,7 @@ def _singular_along(robot, q, k):
     """q with joint k moved to where det(jacob0) vanishes, others fixed (grid + refine)."""
     from scipy.optimize import minimize_scalar
 
-    from robogui.engine.jacobians import jacob0
+    from robogui.engine.kinematics.jacobians import jacob0
 
     grid = np.linspace(robot.qlim[k, 0], robot.qlim[k, 1], 721)
     Q = np.repeat(q[None], len(grid), axis=0)
@@ -122,8 +122,8 @@ def _pinocchio_model(robot):
 
 
 def _check_pinocchio(robot, pm, Q):
-    from robogui.engine.jacobians import jacob0
-    from robogui.engine.kinematics import fkine
+    from robogui.engine.kinematics.jacobians import jacob0
+    from robogui.engine.kinematics.kinematics import fkine
 
     pin, model, data, fid = pm
     for q in Q[:20]:
@@ -144,10 +144,10 @@ def _row(rows, name, mine, rtb=None, pin=None, target=""):
 
 def run(rows: list) -> list:
     """Time every kinematics benchmark and append one row per benchmark to ``rows``."""
-    from robogui.engine.ikine import ikine
-    from robogui.engine.jacobians import jacob0
-    from robogui.engine.kinematics import fkine, fkine_all
-    from robogui.engine.manipulability import manipulability
+    from robogui.engine.dynamics.manipulability import manipulability
+    from robogui.engine.kinematics.ikine import ikine
+    from robogui.engine.kinematics.jacobians import jacob0
+    from robogui.engine.kinematics.kinematics import fkine, fkine_all
     from robogui.io.robotfile import load_robot
 
     robot = load_robot("puma560")
@@ -211,7 +211,7 @@ def run(rows: list) -> list:
 
     # -- one state: what a slider move needs ------------------------------------------
     try:
-        from robogui.engine.dynamics import gravload
+        from robogui.engine.dynamics.dynamics import gravload
     except ImportError:
         gravload = None
     q1 = Q[0]

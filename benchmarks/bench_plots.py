@@ -40,7 +40,7 @@ def main(argv=None) -> int:
 
     from robogui.app import style
     from robogui.app.plots import install_plot_docks
-    from robogui.engine.trajectory import jtraj
+    from robogui.engine.trajectory.trajectory import jtraj
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 

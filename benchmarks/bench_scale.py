@@ -93,9 +93,9 @@ def rtb_chain(robot):
 
 def check_against_pinocchio(robot, pm, Q, Qd, Qdd) -> float:
     """Largest difference of fkine_all, jacob0, rne and inertia from Pinocchio's."""
-    from robogui.engine import dynamics as D
-    from robogui.engine.jacobians import jacob0
-    from robogui.engine.kinematics import fkine_all
+    from robogui.engine.dynamics import dynamics as D
+    from robogui.engine.kinematics.jacobians import jacob0
+    from robogui.engine.kinematics.kinematics import fkine_all
 
     pin, model, data, fid, rests = pm
     n = robot.n
@@ -125,9 +125,9 @@ def _row(rows, name, mine, rtb_s=None, pin_s=None, target=""):
 def _first_call(robot, q):
     """fkine_all + jacob0 + inertia + rne on one state, on a fresh copy of ``robot`` (no
     cached set-up), seconds."""
-    from robogui.engine import dynamics as D
-    from robogui.engine.jacobians import jacob0
-    from robogui.engine.kinematics import fkine_all
+    from robogui.engine.dynamics import dynamics as D
+    from robogui.engine.kinematics.jacobians import jacob0
+    from robogui.engine.kinematics.kinematics import fkine_all
 
     fresh = robot.with_links(list(robot.links))
     t0 = time.perf_counter()
@@ -139,7 +139,7 @@ def _first_call(robot, q):
 
 
 def run(rows: list) -> list:
-    from robogui.engine import dynamics as D
+    from robogui.engine.dynamics import dynamics as D
 
     robot = random_chain(N_LINKS, seed=100)
     rng = np.random.default_rng(7)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine.trajectory import Trajectory
+from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import load_robot
 from robogui.session.compile import compile_program
 from robogui.session.program_file import load_program

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from robogui.engine.trajectory import Trajectory
+from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import load_robot
 from robogui.session.analysis import TrajectoryAnalysis
 from robogui.session.envelope import (

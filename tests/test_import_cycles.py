@@ -122,9 +122,9 @@ def _describe(component: list[str], graph: dict[str, set[str]]) -> str:
 
 def test_graph_sees_the_package():
     graph = import_graph()
-    assert "robogui.engine.robot" in graph
+    assert "robogui.engine.model.robot" in graph
     # a known edge at module level and a known lazy one, so the parser is not vacuous
-    assert "robogui.engine.link" in graph["robogui.engine.robot"]
+    assert "robogui.engine.model.link" in graph["robogui.engine.model.robot"]
     assert len(graph) > 50
     assert robogui.__name__ == "robogui"
 

@@ -18,8 +18,8 @@ import numpy as np
 from PySide6 import QtWidgets
 
 from robogui.engine.files import atomic_write_text
-from robogui.engine.robot import Robot
-from robogui.engine.trajectory import Trajectory
+from robogui.engine.model.robot import Robot
+from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import RobotFileError, load_robot
 
 from .message_box import message_box, show_error

@@ -210,7 +210,7 @@ def render_robot(robot, q=None, *, view: str = "iso", size: tuple[int, int] = (1
     ``view`` is a camera preset (iso, front, side, top); ``size`` is (width, height) in
     pixels; with ``path`` the image is also written (format from the suffix).
     """
-    from robogui.engine.kinematics import fkine_all
+    from robogui.engine.kinematics.kinematics import fkine_all
     from robogui.session.session import initial_q
     from robogui.session.video import limit_states
 

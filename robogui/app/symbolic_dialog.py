@@ -2,7 +2,7 @@
 
 A teaching aid after JFKengine: the end-effector pose T(q) (4 x 4) and the base-frame
 Jacobian J(q) (6 x n, or 3 x n without the orientation rows) are shown entry by entry in
-the textbook short-hand of :func:`robogui.engine.symbolic.expression_strings`
+the textbook short-hand of :func:`robogui.engine.kinematics.symbolic.expression_strings`
 (``s1 = sin(q1)``, ``c23 = cos(q2 + q3)``, shared pieces ``t1, t2, ...``). Selecting an
 entry or a name shows its definition, the names it uses, its full expansion in sines and
 cosines and its value at the current pose. The derivation (about 2-3 s for a 7-axis arm)
@@ -514,7 +514,7 @@ class SymbolicDialog(QtWidgets.QDialog):
 
     def export_python(self, path) -> Path:
         """Write a numpy module with ``kinematics(q) -> (T, J)`` to ``path`` (atomic)."""
-        from robogui.engine.symbolic import to_python
+        from robogui.engine.kinematics.symbolic import to_python
 
         robot = self._robot_for_export()
         src = to_python(robot, "kinematics", self.include_orientation, n=self.joints)
@@ -523,7 +523,7 @@ class SymbolicDialog(QtWidgets.QDialog):
 
     def export_c(self, path) -> Path:
         """Write C99 source of ``void <robot>_kinematics(q, T, J)`` to ``path`` (atomic)."""
-        from robogui.engine.symbolic import to_c
+        from robogui.engine.kinematics.symbolic import to_c
 
         robot = self._robot_for_export()
         src = to_c(robot, self.c_function_name, self.include_orientation, n=self.joints)

@@ -1,6 +1,6 @@
 """What the symbolic kinematics dialog shows, as strings (Qt-free, so a worker can build it).
 
-:func:`derive_view` turns :func:`robogui.engine.symbolic.expression_strings` into a
+:func:`derive_view` turns :func:`robogui.engine.kinematics.symbolic.expression_strings` into a
 :class:`SymbolicView`: the named sub-expressions, the T and J entries, and for each entry
 and name its full expansion (every shared piece ``t1, t2, ...`` substituted; sines and
 cosines stay named, as textbooks print T). :func:`view_to_text` and :func:`view_to_latex`
@@ -89,7 +89,7 @@ def derive_view(robot, include_orientation: bool = True,
     """
     import sympy
 
-    from robogui.engine.symbolic import expression_strings, first_joints
+    from robogui.engine.kinematics.symbolic import expression_strings, first_joints
 
     t0 = time.perf_counter()
     whole = robot

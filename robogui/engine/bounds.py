@@ -38,7 +38,8 @@ MAX_MOTOR = 1.0e6
 #: joint torque/force limit tau_max (N m or N)
 MAX_TORQUE = 1.0e9
 #: joints in one robot (ROBOOP ``dof``, Rob_Mat ``nlink``, TOML links)
-MAX_JOINTS = 256  # long chains run on the O(n) recursive algorithms (engine/recursive.py)
+# long chains run on the O(n) recursive algorithms (engine/kinematics/recursive.py)
+MAX_JOINTS = 256
 #: samples in one trajectory (file or compiled program): 5 M x 6 joints x 3 = 720 MB
 MAX_SAMPLES = 5_000_000
 #: |time| (s) of any sample, and the largest duration of a trajectory

@@ -30,8 +30,8 @@ import numpy as np
 
 from ..engine import bounds
 from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
-from ..engine.link import Link
-from ..engine.robot import Robot
+from ..engine.model.link import Link
+from ..engine.model.robot import Robot
 from ..engine.spacelib.chain import (
     Chain,
     ChainMotion,

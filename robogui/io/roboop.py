@@ -26,8 +26,8 @@ import numpy as np
 
 from ..engine import bounds
 from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
-from ..engine.link import Link
-from ..engine.robot import Robot
+from ..engine.model.link import Link
+from ..engine.model.robot import Robot
 from .file_error import RobotFileError, _closest
 
 __all__ = ["LegacyFormatError", "LegacyFormatWarning", "ConfFile", "parse_conf", "load_roboop",
@@ -335,7 +335,7 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     if problems:
         raise LegacyFormatError(f"{problems[0]} (SI units; see docs/bounds.md)", path)
     if immobile:
-        from ..engine.immobile import lock_joints
+        from ..engine.model.immobile import lock_joints
 
         try:
             robot = lock_joints(robot, immobile)

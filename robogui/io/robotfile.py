@@ -24,9 +24,9 @@ import numpy as np
 
 from ..engine import bounds
 from ..engine.files import TextDecodeProblem, atomic_write_text, decode_text
-from ..engine.link import Link, inertia_vector
-from ..engine.robot import Robot
-from ..engine.transforms import rpy2r, tr2rpy
+from ..engine.model.link import Link, inertia_vector
+from ..engine.model.robot import Robot
+from ..engine.spatial.transforms import rpy2r, tr2rpy
 from .file_error import RobotFileError, _closest
 from .tomlwrite import toml_table
 
@@ -171,7 +171,7 @@ class _Reader:
         if problems:
             raise self.error(problems[0])
         if self.locked:  # immobile joints: held at their value and dropped from q
-            from ..engine.immobile import lock_joints
+            from ..engine.model.immobile import lock_joints
 
             try:
                 return lock_joints(robot, self.locked)

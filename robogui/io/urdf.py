@@ -1,7 +1,7 @@
 """URDF and xacro robots: the serial chain from the root link to a tip link.
 
 Parsing is yourdfpy's (after lxml has checked the XML and xacro has expanded macros);
-this module turns the link tree into an engine :class:`~robogui.engine.robot.Robot` of
+this module turns the link tree into an engine :class:`~robogui.engine.model.robot.Robot` of
 general joints:
 
 - the chain is the path of joints from the root link to the tip link; fixed joints on
@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine.link import Link
-from robogui.engine.robot import Robot
-from robogui.engine.transforms import angvec2tr
-from robogui.engine.visual import Visual
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
+from robogui.engine.model.visual import Visual
+from robogui.engine.spatial.transforms import angvec2tr
 
 from .file_error import RobotFileError
 from .packages import PackageResolver

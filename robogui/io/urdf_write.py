@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from robogui.engine.joint_model import general_links
+from robogui.engine.model.joint_model import general_links
 
 __all__ = ["robot_to_urdf"]
 

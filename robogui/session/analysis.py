@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from robogui.engine.kinematics import fkine
+from robogui.engine.kinematics.kinematics import fkine
 
 __all__ = [
     "TrajectoryAnalysis",
@@ -48,7 +48,7 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
                             asada: bool = True) -> dict[str, np.ndarray | None]:
     """Yoshikawa, inverse condition number and Asada measures for q (m, n): each (m,).
 
-    The same quantities as ``robogui.engine.manipulability.manipulability`` (methods
+    The same quantities as ``robogui.engine.dynamics.manipulability.manipulability`` (methods
     "yoshikawa", "condition", "asada"), over the task directions the robot controls
     (all six for a 6-joint arm; see :func:`robogui.session.jog.task_mask`), computed
     from symmetric eigenproblems, which is several times faster than SVD and pinv for
@@ -57,7 +57,7 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
     robot without dynamics, when ``asada`` is False, or for an arm with fewer joints
     than task directions.
     """
-    from robogui.engine.jacobians import jacob0
+    from robogui.engine.kinematics.jacobians import jacob0
 
     q2d = np.asarray(q2d, dtype=float).reshape(-1, robot.n)
     m, n = q2d.shape
@@ -77,7 +77,7 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
     cond = np.divide(smin, smax, out=np.zeros(m), where=smax > 0)
     out: dict[str, np.ndarray | None] = {"yoshikawa": yosh, "condition": cond, "asada": None}
     if asada and robot.has_dynamics and k <= n:
-        from robogui.engine.dynamics import inertia
+        from robogui.engine.dynamics.dynamics import inertia
 
         M = np.asarray(inertia(robot, q2d)).reshape(m, n, n)
         # a robot file may leave a joint without inertia about its axis (point masses on
@@ -237,7 +237,7 @@ def analyze_trajectory(robot, trajectory, *, chunk: int = DEFAULT_CHUNK,
                        progress: Callable[[float], object] | None = None,
                        cancel: Callable[[], bool] | None = None) -> TrajectoryAnalysis | None:
     """See :meth:`TrajectoryAnalysis.compute`."""
-    from robogui.engine.jacobians import jacob0
+    from robogui.engine.kinematics.jacobians import jacob0
 
     if getattr(trajectory, "q", None) is None:
         raise ValueError("trajectory must have joint coordinates q (k, n)")
@@ -257,7 +257,7 @@ def analyze_trajectory(robot, trajectory, *, chunk: int = DEFAULT_CHUNK,
     asada = np.empty(k) if dyn else None
     parts = {name: np.empty((k, n)) for name in COMPONENTS} if dyn else None
     if dyn:
-        from robogui.engine.dynamics import torque_components
+        from robogui.engine.dynamics.dynamics import torque_components
 
     starts = range(0, k, int(chunk))
     for c, a in enumerate(starts):

@@ -8,13 +8,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from robogui.engine.kinematics import link_matrices
+from robogui.engine.kinematics.kinematics import link_matrices
 
 __all__ = ["task_mask", "is_puma_like", "has_spherical_wrist"]
 
 
 def _jacob0(robot, q: np.ndarray) -> np.ndarray:
-    from robogui.engine.jacobians import jacob0
+    from robogui.engine.kinematics.jacobians import jacob0
 
     return np.asarray(jacob0(robot, q), dtype=float)
 

@@ -1,8 +1,8 @@
 """Stepping through the forward-kinematics chain, one link at a time, Qt-free.
 
 Step i (1..n) shows the link transform A(i) at the current joint value, numerically
-(the engine's :meth:`Link.A <robogui.engine.link.Link.A>`) and symbolically (the
-JFKengine matrix of :func:`robogui.engine.symbolic.link_matrix_sym`), and the running
+(the engine's :meth:`Link.A <robogui.engine.model.link.Link.A>`) and symbolically (the
+JFKengine matrix of :func:`robogui.engine.kinematics.symbolic.link_matrix_sym`), and the running
 product ``T(0,i) = base A(1) ... A(i)``, whose frame the 3D view draws.
 """
 
@@ -42,7 +42,7 @@ def symbolic_rows(robot, i: int) -> list[list[str]]:
 def _symbolic_rows(robot, i: int) -> tuple[tuple[str, ...], ...]:
     import sympy
 
-    from robogui.engine.symbolic import link_matrix_sym
+    from robogui.engine.kinematics.symbolic import link_matrix_sym
 
     A = link_matrix_sym(robot, i - 1)
     return tuple(tuple(sympy.sstr(A[r, c], full_prec=False) for c in range(4))

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from robogui.engine.kinematics import fkine_all
-from robogui.engine.robot import Robot
+from robogui.engine.kinematics.kinematics import fkine_all
+from robogui.engine.model.robot import Robot
 
 from .observable import EventEmitter
 

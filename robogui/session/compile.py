@@ -77,7 +77,7 @@ class CompiledProgram:
     singularity, speed and torque checks.
     """
 
-    trajectory: object  # robogui.engine.trajectory.Trajectory
+    trajectory: object  # robogui.engine.trajectory.trajectory.Trajectory
     segments: tuple[Segment, ...]
     problems: tuple[Problem, ...]
     program: Program
@@ -163,7 +163,7 @@ class _Builder:
         return t0, self.time, i0, self.count - 1
 
     def build(self, name: str):
-        from robogui.engine.trajectory import Trajectory
+        from robogui.engine.trajectory.trajectory import Trajectory
 
         return Trajectory(
             np.concatenate(self.t),
@@ -208,7 +208,7 @@ def compile_program(
     ProgramError when the program cannot be compiled at all (wrong joint count,
     nothing to start from).
     """
-    from robogui.engine.trajectory import jtraj
+    from robogui.engine.trajectory.trajectory import jtraj
 
     reasons = program.check_robot(robot)
     if reasons:
@@ -317,7 +317,7 @@ def _compile_blended(
     program, robot, moves, i, k, q_prev, vmax, dt, build, segments, problems
 ) -> np.ndarray:
     """Moves i..k (all joint moves, i..k-1 blended) as one mstraj; returns the end q."""
-    from robogui.engine.trajectory import mstraj
+    from robogui.engine.trajectory.trajectory import mstraj
 
     targets = np.array([program.waypoint(moves[j].target).q for j in range(i, k + 1)])
     points = np.vstack([q_prev, targets])
@@ -369,9 +369,9 @@ def _compile_linear(
     robot, index, move, q_prev, target, dt, build, segments, problems, ik_options, jump_threshold
 ) -> np.ndarray:
     """One linear move: ctraj + IK seeded sample by sample; returns the end q."""
-    from robogui.engine.ikine import ikine
-    from robogui.engine.kinematics import fkine
-    from robogui.engine.trajectory import Trajectory, ctraj
+    from robogui.engine.kinematics.ikine import ikine
+    from robogui.engine.kinematics.kinematics import fkine
+    from robogui.engine.trajectory.trajectory import Trajectory, ctraj
 
     T0, T1 = fkine(robot, q_prev), fkine(robot, target)
     length = float(np.linalg.norm(T1[:3, 3] - T0[:3, 3]))

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from robogui.engine import kinematics
-from robogui.engine.robot import Robot
+from robogui.engine.kinematics import kinematics
+from robogui.engine.model.robot import Robot
 
 from . import armconfig
 
@@ -103,7 +103,7 @@ class DerivedQuantities:
     def jacobian(self) -> np.ndarray:
         """Jacobian in the base frame, ``jacob0``: (6, n), rows vx vy vz wx wy wz."""
         def compute():
-            from robogui.engine.jacobians import jacob0
+            from robogui.engine.kinematics.jacobians import jacob0
 
             return jacob0(self._robot, self._q)
 
@@ -146,7 +146,7 @@ class DerivedQuantities:
         def compute():
             if not self._robot.has_dynamics:
                 return None
-            from robogui.engine.dynamics import gravload
+            from robogui.engine.dynamics.dynamics import gravload
 
             return np.asarray(gravload(self._robot, self._q), dtype=float)
 

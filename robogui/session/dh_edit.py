@@ -1,6 +1,6 @@
 """Editing a robot through its D-H table, Qt-free: one cell or one row at a time.
 
-Each edit returns a *new* :class:`~robogui.engine.robot.Robot` (the description is
+Each edit returns a *new* :class:`~robogui.engine.model.robot.Robot` (the description is
 immutable) or raises ``ValueError`` with the reason, naming the link and the column,
 so an invalid cell never changes the robot. The table's columns are :data:`COLUMNS`;
 angles are shown and typed in the display's angle unit ("deg" or "rad"), lengths in its
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from robogui.engine.link import Link, inertia_vector
-from robogui.engine.robot import Robot
+from robogui.engine.model.link import Link, inertia_vector
+from robogui.engine.model.robot import Robot
 
 from . import readout, units
 
@@ -191,7 +191,7 @@ def column_tip(robot: Robot, col: int) -> str:
 
 def _general_cell(L: Link, key: str, a_scale: float, l_scale: float = 1.0) -> str:
     """origin xyz, origin rpy, axis and the constant transform after the motion."""
-    from robogui.engine.transforms import tr2rpy
+    from robogui.engine.spatial.transforms import tr2rpy
 
     def xyz(T):
         return " ".join(_g(v * l_scale, 4) for v in T[:3, 3])
@@ -302,7 +302,7 @@ def _general_changes(L: Link, key: str, text: str, angle_unit: str, length_unit:
     """A general (URDF) joint's cells as shown by :func:`_general_cell`: origin xyz (in
     the length unit), origin rpy (angle unit), axis (any non-zero direction), and the
     transform after the motion (``x y z / r p y``, or ``-`` for none)."""
-    from robogui.engine.transforms import rpy2r
+    from robogui.engine.spatial.transforms import rpy2r
 
     l_scale = readout.length_scale(length_unit)
     a_scale = readout.angle_scale(angle_unit)

@@ -1,7 +1,7 @@
 """The end-effector velocity or force ellipsoid shown in the 3D view, on demand.
 
 Computed from the session's cached Jacobian (``session.jacobian``, ``jacob0``) with
-:func:`robogui.engine.manipulability.vellipse` / ``fellipse``; the view only places a
+:func:`robogui.engine.dynamics.manipulability.vellipse` / ``fellipse``; the view only places a
 unit sphere with the 4x4 matrix from :func:`ellipsoid_matrix`. Qt-free.
 """
 
@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from robogui.engine.manipulability import Ellipsoid, fellipse, vellipse
+from robogui.engine.dynamics.manipulability import Ellipsoid, fellipse, vellipse
 
 __all__ = ["ELLIPSOID_KINDS", "end_effector_ellipsoid", "ellipsoid_scale", "ellipsoid_matrix",
            "ellipsoid_transform"]

@@ -1,7 +1,7 @@
 """Where geometry beyond an off-chain mimic joint is drawn (Qt-free).
 
 A URDF gripper's second finger hangs on a joint off the chain that mimics the chain's
-finger joint (:attr:`robogui.engine.visual.Visual.follow`). Its placement in its frame
+finger joint (:attr:`robogui.engine.model.visual.Visual.follow`). Its placement in its frame
 depends on the leader's value, which this module reads back from the frames the view
 already has: frame ``j+1`` is frame ``j`` moved by chain joint ``j``'s constant ``pre``,
 its motion and ``post``. The view, the ghosts and the link picker all work from frames,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from robogui.engine.transforms import angvec2tr
+from robogui.engine.spatial.transforms import angvec2tr
 
 __all__ = ["joint_values_from_frames", "follow_placements", "motion_matrix"]
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from robogui.engine.kinematics import fkine
-from robogui.engine.transforms import angvec2r
+from robogui.engine.kinematics.kinematics import fkine
+from robogui.engine.spatial.transforms import angvec2r
 
 from .jog import JogResult, _rotvec, jog_delta
 from .picking import Ray

@@ -33,8 +33,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from robogui.engine.checks import as_vector
-from robogui.engine.kinematics import fkine
-from robogui.engine.transforms import tr2angvec
+from robogui.engine.kinematics.kinematics import fkine
+from robogui.engine.spatial.transforms import tr2angvec
 
 from .arm_axes import _closest_point, _jacob0, _joint_axes, _task_rows, is_puma_like, task_mask  # noqa: F401  (re-exported: picking)
 from .readout import _fmt_angle, _fmt_length, angle_scale, length_scale

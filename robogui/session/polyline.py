@@ -124,7 +124,7 @@ def tool_path(robot, q: np.ndarray, *, chunk: int = 20_000, cancel=None) -> np.n
     Chunks keep each numpy call short, so a worker thread computing a 1,000,000-sample
     path leaves the GUI thread free between them.
     """
-    from robogui.engine import kinematics
+    from robogui.engine.kinematics import kinematics
 
     q = np.asarray(q, dtype=float)
     out = np.empty((len(q), 3))

@@ -12,8 +12,8 @@ import re
 
 import numpy as np
 
-from robogui.engine.quaternion import UnitQuaternion
-from robogui.engine.transforms import tr2eul, tr2rpy
+from robogui.engine.spatial.quaternion import UnitQuaternion
+from robogui.engine.spatial.transforms import tr2eul, tr2rpy
 
 from .armconfig import describe_config
 

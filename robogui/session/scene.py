@@ -5,8 +5,8 @@ Qt-free, so the view only places items with what this computes.
 
 from __future__ import annotations
 
-from robogui.engine import kinematics
-from robogui.engine.robot import Robot
+from robogui.engine.kinematics import kinematics
+from robogui.engine.model.robot import Robot
 
 __all__ = ["scene_scale", "floor_height"]
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robogui.engine.checks import as_vector
-from robogui.engine.jacobians import jacob0
+from robogui.engine.kinematics.jacobians import jacob0
 
 from .arm_axes import _closest_point, _joint_axes, has_spherical_wrist, is_puma_like, task_mask
 from .readout import _fmt_angle, _fmt_length

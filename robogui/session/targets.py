@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from robogui.engine.checks import as_transform, as_vector
-from robogui.engine.transforms import rpy2tr, tr2rpy
+from robogui.engine.spatial.transforms import rpy2tr, tr2rpy
 
 from .armconfig import arm_config, describe_config, is_puma_like
 from .jog import task_mask
@@ -91,7 +91,7 @@ def solve_target(robot, T, q_current) -> TargetSolution:
     T = as_transform(T, "T", stack=False)
     q_now = as_vector(q_current, robot.n, "q_current")
     if is_puma_like(robot):
-        from robogui.engine.ikine import ikine560_all
+        from robogui.engine.kinematics.ikine import ikine560_all
 
         try:
             res = ikine560_all(robot, T)
@@ -118,7 +118,7 @@ def solve_target(robot, T, q_current) -> TargetSolution:
                                   tuple("within limits" if o else r for o, r in
                                         zip(ok, reasons, strict=True)),
                                   chosen, msg, analytic=True)
-    from robogui.engine.ikine import ikine
+    from robogui.engine.kinematics.ikine import ikine
 
     mask = task_mask(robot).astype(float)
     res = ikine(robot, T, q0=q_now, mask=mask, slimit=20)

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine.kinematics import fkine_all
+from robogui.engine.kinematics.kinematics import fkine_all
 
 from .autosave import Autosaver
 from .compile import CompiledProgram, compile_program

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine.trajectory import Trajectory, jtraj
-from robogui.engine.trajectory_io import TrajectoryFileError
+from robogui.engine.trajectory.trajectory import Trajectory, jtraj
+from robogui.engine.trajectory.trajectory_io import TrajectoryFileError
 
 __all__ = ["load_trajectory_csv", "export_trajectory_csv", "demo_trajectory"]
 

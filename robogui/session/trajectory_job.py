@@ -89,7 +89,7 @@ def parse_message(line: str) -> tuple | None:
 
 def collect_trajectory(result: dict):
     """The Trajectory of a ``("done", result)`` message (arrays mapped from the files)."""
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
 
     arrays = {k: np.load(f, mmap_mode="r") for k, f in result["files"].items()}
     return Trajectory(arrays["t"], arrays.get("q"), arrays.get("qd"), arrays.get("qdd"),

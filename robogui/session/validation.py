@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from robogui.engine import kinematics
 from robogui.engine.bounds import robot_bound_problems
 from robogui.engine.checks import as_float_array
-from robogui.engine.robot import Robot
+from robogui.engine.kinematics import kinematics
+from robogui.engine.model.robot import Robot
 
 __all__ = ["validate_robot", "check_trajectory"]
 
@@ -28,7 +28,7 @@ def validate_robot(robot: Robot, q: np.ndarray) -> None:
     if not np.all(np.isfinite(frames)):
         raise ValueError(f"{robot.name!r}: the link frames at q overflow (not finite)")
     if robot.has_dynamics:
-        from robogui.engine.dynamics import gravload
+        from robogui.engine.dynamics.dynamics import gravload
 
         with np.errstate(all="ignore"):
             tau = np.asarray(gravload(robot, q), dtype=float)

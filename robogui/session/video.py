@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine import kinematics
+from robogui.engine.kinematics import kinematics
 
 __all__ = ["frame_times", "plan_video", "VideoPlan", "Overlays", "load_motion", "pose_at",
            "limit_states", "MAX_FRAMES"]
@@ -116,7 +116,7 @@ def plan_video(robot, trajectory, *, fps: float = 30.0, speed: float = 1.0,
     state = limit_states(robot, q)
     tau = tau_limit = None
     if torque and ts.size >= 2 and robot.has_dynamics:
-        from robogui.engine.dynamics import rne
+        from robogui.engine.dynamics.dynamics import rne
         from robogui.session.analysis import torque_limits
 
         qd_s = getattr(trajectory, "qd", None)

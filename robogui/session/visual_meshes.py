@@ -1,6 +1,6 @@
 """Triangles for a robot's visual geometry (URDF meshes and primitives), without Qt.
 
-:func:`load_visuals` reads every :class:`~robogui.engine.visual.Visual` of a robot once:
+:func:`load_visuals` reads every :class:`~robogui.engine.model.visual.Visual` of a robot once:
 STL, OBJ and DAE files through trimesh (pycollada for DAE), boxes, cylinders and spheres
 built by trimesh. Large meshes are decimated by vertex clustering so a software
 rasteriser keeps its frame rate. Missing or unreadable files give a warning naming the

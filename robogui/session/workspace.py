@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine.jacobians import jacob0
-from robogui.engine.kinematics import fkine
+from robogui.engine.kinematics.jacobians import jacob0
+from robogui.engine.kinematics.kinematics import fkine
 
 from .jog import task_mask
 

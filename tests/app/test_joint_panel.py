@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from robogui.engine.kinematics import fkine
-from robogui.engine.transforms import tr2rpy
+from robogui.engine.kinematics.kinematics import fkine
+from robogui.engine.spatial.transforms import tr2rpy
 
 
 def test_slider_drag_is_changing_and_release_completes(window, session, numbers):

@@ -16,9 +16,9 @@ from robogui.app.legacy_import import (
 )
 from robogui.app.menu_extras import find_menu, install_symbolic_and_legacy_actions
 from robogui.app.symbolic_dialog import SymbolicDialog, wait_for_derivations
-from robogui.engine.dynamics import rne
-from robogui.engine.trajectory import Trajectory
-from robogui.engine.transforms import transl
+from robogui.engine.dynamics.dynamics import rne
+from robogui.engine.spatial.transforms import transl
+from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robmat import read_mot
 from robogui.io.roboop import LegacyFormatError, read_roboop
 from robogui.io.robotfile import load_robot
@@ -261,7 +261,7 @@ def test_symbolic_action_opens_one_dialog(qtbot, stub_window, session):
     assert again is not dlg and again.isVisible()
     again.close()
     # closed (and deleted) while the worker thread derives: the late result goes nowhere
-    from robogui.engine.symbolic import clear_cache
+    from robogui.engine.kinematics.symbolic import clear_cache
 
     clear_cache()
     third = extras.show_symbolic()

@@ -3,7 +3,7 @@ algorithms, the joint panel, pose readout and 3D view show it."""
 
 import numpy as np
 
-from robogui.engine.kinematics import fkine
+from robogui.engine.kinematics.kinematics import fkine
 
 
 def _chain_file(path, n=200, seed=200):
@@ -45,7 +45,7 @@ def test_opening_a_200_link_robot_makes_no_plot_curves_until_shown(window, sessi
                                                                    tmp_path, qtbot):
     # 1,000 torque curves and 600 joint-state curves were made up front: seconds of
     # pyqtgraph set-up while the app froze. Curves are now made when first shown.
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
 
     docks = window.ensure_plots()
     assert window.open_robot(_chain_file(tmp_path / "chain200.toml")), errors

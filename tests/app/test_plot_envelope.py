@@ -11,7 +11,7 @@ import pytest
 from PySide6 import QtWidgets
 
 from robogui.app.plots import install_plot_docks
-from robogui.engine.trajectory import Trajectory
+from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.session.envelope import ENVELOPE_COLUMNS
 
 K = 300_000

@@ -15,9 +15,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.app.plots import install_plot_docks
 from robogui.app.plots.worker import AnalysisRunner
-from robogui.engine import dynamics
-from robogui.engine.manipulability import manipulability, vellipse
-from robogui.engine.trajectory import jtraj
+from robogui.engine.dynamics import dynamics
+from robogui.engine.dynamics.manipulability import manipulability, vellipse
+from robogui.engine.trajectory.trajectory import jtraj
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 

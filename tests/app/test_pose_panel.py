@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from PySide6 import QtGui
 
-from robogui.engine.jacobians import jacob0
-from robogui.engine.kinematics import fkine
-from robogui.engine.quaternion import UnitQuaternion
-from robogui.engine.transforms import tr2eul, tr2rpy
+from robogui.engine.kinematics.jacobians import jacob0
+from robogui.engine.kinematics.kinematics import fkine
+from robogui.engine.spatial.quaternion import UnitQuaternion
+from robogui.engine.spatial.transforms import tr2eul, tr2rpy
 from robogui.session.armconfig import arm_config
 
 Q = np.array([0.3, 0.7, -0.4, 0.5, -0.6, 1.1])
@@ -72,7 +72,7 @@ def test_configuration_and_manipulability(window, session):
 
 
 def test_manipulability_follows_playback(window, session):
-    from robogui.engine.trajectory import jtraj
+    from robogui.engine.trajectory.trajectory import jtraj
 
     robot = session.robot
     session.set_trajectory(jtraj(robot.pose("qz"), robot.pose("qn"), np.linspace(0, 2, 41)))

@@ -15,12 +15,12 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.app.symbolic_dialog import RAW_ROLE, SymbolicDialog, wait_for_derivations
 from robogui.app.symbolic_text import view_to_latex, wrap_expression
-from robogui.engine.jacobians import jacob0
-from robogui.engine.kinematics import fkine
-from robogui.engine.link import Link
-from robogui.engine.robot import Robot
-from robogui.engine.symbolic import expression_strings
-from robogui.engine.transforms import rpy2tr, transl
+from robogui.engine.kinematics.jacobians import jacob0
+from robogui.engine.kinematics.kinematics import fkine
+from robogui.engine.kinematics.symbolic import expression_strings
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
+from robogui.engine.spatial.transforms import rpy2tr, transl
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 
@@ -237,7 +237,7 @@ def test_export_failure_is_shown(qtbot, twolink_session, errors, tmp_path):
 
 
 def test_close_while_deriving_is_safe_and_unsubscribes(qtbot, errors):
-    from robogui.engine.symbolic import clear_cache
+    from robogui.engine.kinematics.symbolic import clear_cache
 
     clear_cache()  # make sure the derivation really runs in the thread
     robot = _test_robot().with_tool(transl(0, 0.3, 0))

@@ -8,7 +8,7 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from robogui.app.symbolic_dialog import RAW_ROLE, SymbolicDialog
-from robogui.engine.symbolic import expression_strings
+from robogui.engine.kinematics.symbolic import expression_strings
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from robogui.engine.transforms import rotx, rotz
+from robogui.engine.spatial.transforms import rotx, rotz
 from robogui.session.autosave import Autosaver
 from robogui.session.jog import jog_step
 from robogui.session.program import Program

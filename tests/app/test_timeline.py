@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.engine.trajectory import Trajectory
+from robogui.engine.trajectory.trajectory import Trajectory
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_trail_follows_the_trajectory_and_the_tool(qtbot, timeline, session, win
 
 def test_long_trail_is_decimated_built_off_the_gui_thread_and_the_marker_moves(
         qtbot, window, session):
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
     from robogui.session.polyline import MAX_TRAIL_POINTS
 
     trail = window.teach.trail
@@ -235,7 +235,7 @@ def test_large_csv_loads_in_the_background_with_progress_and_cancel(qtbot, windo
                                                                      tmp_path, errors):
     """A big file is read by a child process: the call returns at once, a progress row
     with Cancel shows, the trajectory arrives later; Cancel keeps the current one."""
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
 
     tl = window.teach.timeline
     k = 20_000

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from PySide6.QtTest import QTest
 
 from robogui.app import undo
-from robogui.engine.trajectory import Trajectory
+from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import load_robot
 
 LEFT = QtCore.Qt.MouseButton.LeftButton

@@ -176,7 +176,7 @@ def test_jog_and_dh_table_on_a_urdf_robot(qtbot, window, session):
 def test_plots_and_symbolic_dialog_on_a_urdf_robot(qtbot, errors, tmp_path):
     from robogui.app.plots import install_plot_docks
     from robogui.app.symbolic_dialog import SymbolicDialog
-    from robogui.engine.trajectory import jtraj
+    from robogui.engine.trajectory.trajectory import jtraj
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
     from tests.urdf_files import KR5, PACKAGES

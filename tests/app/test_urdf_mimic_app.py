@@ -50,7 +50,7 @@ def test_jog_plots_dh_table_and_symbolic_dialog_on_a_mimic_robot(qtbot, window, 
     from robogui.app.dh_table import dh_rows
     from robogui.app.plots import install_plot_docks
     from robogui.app.symbolic_dialog import SymbolicDialog
-    from robogui.engine.trajectory import jtraj
+    from robogui.engine.trajectory.trajectory import jtraj
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 

@@ -8,7 +8,7 @@ import pytest
 
 from robogui.app import style
 from robogui.app.view3d import RobotView
-from robogui.engine.transforms import transl, trotx
+from robogui.engine.spatial.transforms import transl, trotx
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 from tests.urdf_files import PANDA

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from robogui import Link, Robot
-from robogui.engine import dynamics as D
-from robogui.engine.ikine import ikine
-from robogui.engine.jacobians import jacob0
-from robogui.engine.kinematics import fkine, fkine_all
+from robogui.engine.dynamics import dynamics as D
+from robogui.engine.kinematics.ikine import ikine
+from robogui.engine.kinematics.jacobians import jacob0
+from robogui.engine.kinematics.kinematics import fkine, fkine_all
 
 # the engine computes, then checks finiteness and raises: the ValueError is the whole
 # message, so any warning on the way (numpy's overflow/invalid) fails these tests

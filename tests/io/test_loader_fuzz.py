@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robogui.engine.trajectory_io import TrajectoryFileError
+from robogui.engine.trajectory.trajectory_io import TrajectoryFileError
 from robogui.io.robmat import read_mot
 from robogui.io.roboop import LegacyFormatError, LegacyFormatWarning
 from robogui.io.robotfile import RobotFileError, load_robot

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from robogui.engine import spacelib as sl
-from robogui.engine.dynamics import rne
-from robogui.engine.jacobians import jacob0
-from robogui.engine.link import Link
-from robogui.engine.robot import Robot
+from robogui.engine.dynamics.dynamics import rne
+from robogui.engine.kinematics.jacobians import jacob0
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
 from robogui.io.robmat import (
     CSV_HEADER,
     LegacyFormatError,

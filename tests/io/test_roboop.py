@@ -5,8 +5,8 @@ import warnings
 import numpy as np
 import pytest
 
-from robogui.engine.link import Link
-from robogui.engine.robot import Robot
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
 from robogui.io.roboop import (
     LegacyFormatError,
     LegacyFormatWarning,
@@ -185,7 +185,7 @@ def test_export_round_trip(tmp_path):
 
 def test_motor_terms_are_roboops_torque_model():
     # formats.md 1.5.6: Motor: 1 adds Im Gr^2 qdd + Gr^2 B qd + Gr Cf sign(qd) to joint i
-    from robogui.engine.dynamics import rne
+    from robogui.engine.dynamics.dynamics import rne
 
     robot, _ = read_roboop(RAD)
     bare, _ = read_roboop("x.conf", text=RAD.read_text().replace("Motor:           1",

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robogui.engine.link import Link
-from robogui.engine.robot import Robot
-from robogui.engine.transforms import rpy2tr
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
+from robogui.engine.spatial.transforms import rpy2tr
 from robogui.io.robotfile import (
     RobotFileError,
     load_robot,

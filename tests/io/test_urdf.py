@@ -125,7 +125,7 @@ def test_rtb_data_puma_urdf_agrees_with_the_dh_puma_where_frames_correspond():
     differently (a3 at the elbow, d4 = 0.4331 m), so the wrist points differ by
     centimetres and are not compared."""
     import robogui as rg
-    from robogui.engine.transforms import transl
+    from robogui.engine.spatial.transforms import transl
 
     urdf, dh = load_urdf(PUMA), rg.load_robot("puma560")
     Q = urdf.random_q(50, seed=4)
@@ -151,7 +151,7 @@ def test_dh_robot_to_urdf_and_back_is_the_same_robot(name, tmp_path):
 
     dh = rg.load_robot(name)
     if name == "puma560":
-        from robogui.engine.transforms import rpy2tr, transl
+        from robogui.engine.spatial.transforms import rpy2tr, transl
 
         dh = dh.with_base(transl(0.1, 0.2, 0.3) @ rpy2tr(0.1, 0.2, 0.3)).with_tool(
             transl(0, 0, 0.2)).with_links([L.replace(flip=j == 1) for j, L in
@@ -178,8 +178,8 @@ def test_dh_robot_to_urdf_and_back_is_the_same_robot(name, tmp_path):
 
 def test_code_export_of_a_urdf_robot(tmp_path):
     """Python and C exports of the KR5 xacro's symbolic kinematics give the engine's."""
-    from robogui.engine import symbolic as S
-    from tests.engine.test_symbolic import _compile_c
+    from robogui.engine.kinematics import symbolic as S
+    from tests.engine.kinematics.test_symbolic import _compile_c
 
     robot = load_urdf(KR5, package_path=PACKAGES)
     Q = robot.random_q(4, seed=3)

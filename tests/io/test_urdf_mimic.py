@@ -11,7 +11,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robogui.engine.robot import Robot
+from robogui.engine.model.robot import Robot
 from robogui.io.robotfile import RobotFileError
 from robogui.io.urdf import load_urdf
 from tests.urdf_files import ERD
@@ -166,7 +166,7 @@ def test_ikine_solves_positions_through_the_reduced_jacobian(arm):
 
 
 def test_robot_level_checks():
-    from robogui.engine.link import Link
+    from robogui.engine.model.link import Link
 
     links = [Link(a=1, qlim=(-1, 1)), Link(a=1, qlim=(-1, 1))]
     with pytest.raises(ValueError, match="itself a follower"):
@@ -217,7 +217,7 @@ def test_pr2_gripper_fingertip_follows_its_finger():
 
 
 def test_symbolic_kinematics_and_code_export_substitute_the_follower(arm, tmp_path):
-    from robogui.engine import symbolic
+    from robogui.engine.kinematics import symbolic
 
     sk = symbolic.symbolic_kinematics(arm)
     assert sk.n == 3 and len(sk.frames) == 5

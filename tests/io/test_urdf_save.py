@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robogui.engine.transforms import transl
+from robogui.engine.spatial.transforms import transl
 from robogui.io.robotfile import load_robot, save_robot
 
 
@@ -44,7 +44,7 @@ def test_saving_a_urdf_robot_keeps_its_meshes_colours_and_the_mimic_finger(tmp_p
 def test_saved_primitives_and_pinocchio_reads_the_file(tmp_path):
     """Boxes, cylinders and spheres survive the round trip, and Pinocchio parses the
     written file with its geometry."""
-    from robogui.engine.visual import Visual
+    from robogui.engine.model.visual import Visual
 
     arm = load_robot("puma560")
     vis = (Visual(0, "box", transl(0, 0, 0.1), size=(0.2, 0.3, 0.1), rgba=(1, 0, 0, 1)),

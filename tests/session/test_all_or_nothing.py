@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robogui.engine.dynamics import gravload
-from robogui.engine.robot import Robot
-from robogui.engine.trajectory import jtraj
+from robogui.engine.dynamics.dynamics import gravload
+from robogui.engine.model.robot import Robot
+from robogui.engine.trajectory.trajectory import jtraj
 from robogui.io.robotfile import load_robot
 from robogui.session.compile import compile_program
 from robogui.session.observable import ListenerError, Signal

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from robogui import Link, Robot
-from robogui.engine.dynamics import coriolis_torque, friction, gravload, inertia, rne
-from robogui.engine.kinematics import fkine
-from robogui.engine.manipulability import manipulability
-from robogui.engine.trajectory import Trajectory, jtraj
+from robogui.engine.dynamics.dynamics import coriolis_torque, friction, gravload, inertia, rne
+from robogui.engine.dynamics.manipulability import manipulability
+from robogui.engine.kinematics.kinematics import fkine
+from robogui.engine.trajectory.trajectory import Trajectory, jtraj
 from robogui.io.robotfile import load_robot
 from robogui.session.analysis import (
     ManipulabilityHistory,
@@ -192,7 +192,7 @@ def test_torque_limits_from_the_robot_file():
 
 
 def test_session_keeps_one_analysis_per_trajectory_robot_and_tool(puma, traj):
-    from robogui.engine.transforms import transl
+    from robogui.engine.spatial.transforms import transl
     from robogui.session import Session
 
     s = Session(puma)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from robogui.engine.ikine import ikine560_all
+from robogui.engine.kinematics.ikine import ikine560_all
 from robogui.io.robotfile import load_robot
 from robogui.session.arm_axes import _joint_axes
 from robogui.session.armconfig import config_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robogui.engine.transforms import rpy2tr, transl
+from robogui.engine.spatial.transforms import rpy2tr, transl
 from robogui.io.urdf import load_urdf
 from robogui.session.dh_edit import cell_text, column_index, column_tip, edit_cell
 from tests.urdf_files import UR5

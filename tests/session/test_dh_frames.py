@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from robogui.engine.transforms import transl, trotx, trotz
+from robogui.engine.spatial.transforms import transl, trotx, trotz
 from robogui.io.robotfile import load_robot
 from robogui.session.dh_frames import ARC_POINTS, dh_annotations
 

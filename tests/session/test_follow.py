@@ -7,7 +7,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robogui.engine.visual import Visual
+from robogui.engine.model.visual import Visual
 from robogui.io.urdf import load_urdf
 from robogui.session.follow import follow_placements, joint_values_from_frames, motion_matrix
 from tests.urdf_files import PANDA

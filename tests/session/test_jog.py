@@ -8,9 +8,9 @@ from scipy.optimize import brentq
 from scipy.spatial.transform import Rotation
 
 from robogui import Link, Robot
-from robogui.engine.jacobians import jacob0
-from robogui.engine.kinematics import fkine
-from robogui.engine.manipulability import manipulability
+from robogui.engine.dynamics.manipulability import manipulability
+from robogui.engine.kinematics.jacobians import jacob0
+from robogui.engine.kinematics.kinematics import fkine
 from robogui.io.robotfile import load_robot
 from robogui.session.jog import (
     AXES,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from robogui.engine.transforms import rotx, roty, rotz
+from robogui.engine.spatial.transforms import rotx, roty, rotz
 from robogui.io.robotfile import load_robot
 from robogui.session.handle import (
     ARROW_START,

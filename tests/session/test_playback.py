@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from robogui.engine.trajectory import jtraj
+from robogui.engine.trajectory.trajectory import jtraj
 from robogui.session.playback import MAX_SPEED, MIN_SPEED, Playback
 
 Q0 = np.array([0.0, 0.5, -1.0])

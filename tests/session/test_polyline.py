@@ -57,7 +57,7 @@ def test_tool_path_in_chunks_equals_one_fkine_and_cancels():
 
 
 def test_session_q_at_matches_numpy_interp():
-    from robogui.engine.trajectory import Trajectory
+    from robogui.engine.trajectory.trajectory import Trajectory
     from robogui.session import Session
 
     robot = load_robot("puma560")

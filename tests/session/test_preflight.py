@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from robogui import Link, Robot
-from robogui.engine.dynamics import rne
-from robogui.engine.manipulability import manipulability
+from robogui.engine.dynamics.dynamics import rne
+from robogui.engine.dynamics.manipulability import manipulability
 from robogui.io.robotfile import load_robot
 from robogui.session.analysis import analyze_trajectory
 from robogui.session.compile import compile_program

@@ -104,7 +104,7 @@ def test_invalid_moves_and_programs():
 
 
 # -- compilation -----------------------------------------------------------------------
-from robogui.engine.kinematics import fkine  # noqa: E402
+from robogui.engine.kinematics.kinematics import fkine  # noqa: E402
 from robogui.io.robotfile import load_robot  # noqa: E402
 from robogui.session.compile import compile_program, max_joint_speeds  # noqa: E402
 
@@ -184,7 +184,7 @@ def test_joints_a_linear_move_does_not_turn_stay_exactly_still(puma):
         assert np.all(tr.q[sl, j] == puma.pose("qs")[j])
         assert np.all(tr.qd[sl, j] == 0.0) and np.all(tr.qdd[sl, j] == 0.0)
     assert np.abs(tr.qd[sl, 1]).max() > 0.1  # the shoulder does move
-    from robogui.engine.dynamics import friction
+    from robogui.engine.dynamics.dynamics import friction
 
     coulomb = friction(puma, tr.qd[sl])[:, 0]
     assert np.all(coulomb == 0.0)  # no friction flip on the still waist

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from robogui.engine import kinematics
-from robogui.engine.link import Link
-from robogui.engine.robot import Robot
+from robogui.engine.kinematics import kinematics
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
 from robogui.session import DisplayOptions, EventedModel, Field, Session
 from robogui.session.armconfig import arm_config, describe_config, is_puma_like
 from robogui.session.observable import Events, values_equal
@@ -176,7 +176,7 @@ def test_batch_computes_frames_once(puma, monkeypatch):
 
 
 def test_derived_quantities_are_computed_once_per_change(puma, monkeypatch):
-    from robogui.engine import jacobians
+    from robogui.engine.kinematics import jacobians
 
     s = Session(puma)
     calls = []
@@ -194,8 +194,8 @@ def test_derived_quantities_are_computed_once_per_change(puma, monkeypatch):
 
 
 def test_manipulability_and_gravity_match_the_engine(puma):
-    from robogui.engine.dynamics import gravload
-    from robogui.engine.manipulability import manipulability
+    from robogui.engine.dynamics.dynamics import gravload
+    from robogui.engine.dynamics.manipulability import manipulability
 
     s = Session(puma, q=[0.1, 0.7, -0.4, 0.2, 0.5, 0.1])
     J = s.jacobian
@@ -379,7 +379,7 @@ def test_readout_units_and_text(puma):
 
 
 def test_arm_config_round_trips_through_our_ikine560(puma):
-    from robogui.engine.ikine import ikine560
+    from robogui.engine.kinematics.ikine import ikine560
 
     rng = np.random.default_rng(11)
     lim = puma.qlim

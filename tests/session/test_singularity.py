@@ -14,7 +14,7 @@ import pytest
 import roboticstoolbox as rtb
 from spatialmath import SE3
 
-from robogui.engine.jacobians import jacob0
+from robogui.engine.kinematics.jacobians import jacob0
 from robogui.io.robotfile import load_robot
 from robogui.session.armconfig import arm_config, config_of
 from robogui.session.jog import singularity_info

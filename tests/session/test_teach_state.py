@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from robogui.engine import kinematics
-from robogui.engine.transforms import transl
+from robogui.engine.kinematics import kinematics
+from robogui.engine.spatial.transforms import transl
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 from robogui.session.teach import Ghost, TeachState

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robogui.engine.dynamics import rne
-from robogui.engine.kinematics import fkine_all
+from robogui.engine.dynamics.dynamics import rne
+from robogui.engine.kinematics.kinematics import fkine_all
 from robogui.io.robotfile import load_robot
 from robogui.session.trajectories import load_trajectory_csv
 from robogui.session.video import frame_times, load_motion, plan_video

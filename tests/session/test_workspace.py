@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robogui.engine.jacobians import jacob0
+from robogui.engine.kinematics.jacobians import jacob0
 from robogui.io.robotfile import load_robot
 from robogui.session.workspace import (
     DEFAULT_SAMPLES,

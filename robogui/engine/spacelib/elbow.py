@@ -240,8 +240,8 @@ def elbow_robot(L):
     """The Elbow robot as a robogui Robot (standard D-H, the ELB_D_DH frames): base
     ``Rot(z, 90 deg)`` at height L1, twists 90, 0, 0, 270, 90, 0 deg, lengths L2..L5 as
     ``a``, and the gripper (L6 along x6, axes permuted) as the tool."""
-    from ..link import Link
-    from ..robot import Robot
+    from ..model.link import Link
+    from ..model.robot import Robot
 
     L = _lengths(L)
     a = _dh_a(L)
