@@ -275,7 +275,7 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
 
     The TCP handle's z arrow is pressed, then the mouse moves along it back and forth
     (+-5 cm); each move runs one damped-least-squares IK step
-    (``session.handle.follow_pose``), the session updates the frames and the view
+    (``robogui.session.geometry.handle.follow_pose``), the session updates the frames and the view
     repaints. The next move is sent when the previous frame was presented and finished
     (``frameSwapped`` + ``glFinish``). The IK time is measured around ``follow_pose``.
     """

@@ -4,7 +4,7 @@
 
 Rays through a 64 x 40 grid of pixels of a 1280 x 800 view looking at the Panda URDF
 (drawn with its decimated meshes) from the front, as the 3D view casts one per mouse
-move. Each ray is picked with :class:`robogui.session.picking.MeshPicker` (bounding
+move. Each ray is picked with :class:`robogui.session.geometry.picking.MeshPicker` (bounding
 spheres, then Moller-Trumbore in numpy) and, for comparison, with trimesh's ray caster
 (``RayMeshIntersector``, no embree) on the same posed triangles. Reported: the median and
 95th percentile per ray, over all rays and over those that hit the robot.
@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from robogui.io.robotfile import load_robot  # noqa: E402
-from robogui.session.picking import MeshPicker, pixel_ray  # noqa: E402
-from robogui.session.visual_meshes import load_visuals  # noqa: E402
+from robogui.session.geometry.picking import MeshPicker, pixel_ray  # noqa: E402
+from robogui.session.geometry.visual_meshes import load_visuals  # noqa: E402
 from tests.urdf_files import PANDA  # noqa: E402
 
 

@@ -1,5 +1,5 @@
 """Workspace sampling: 100,000 random joint states of the Puma 560, tool positions and
-Yoshikawa manipulability (robogui.session.workspace.sample_workspace), against
+Yoshikawa manipulability (robogui.session.explain.workspace.sample_workspace), against
 roboticstoolbox-python doing the same with its own batched calls when it is installed.
 
     python benchmarks/bench_workspace.py [--samples 100000] [--repeat 5]
@@ -38,7 +38,7 @@ def main() -> None:
                     help="RTB is timed on fewer states and scaled (it loops in Python)")
     args = ap.parse_args()
     from robogui.io.robotfile import load_robot
-    from robogui.session.workspace import sample_workspace
+    from robogui.session.explain.workspace import sample_workspace
 
     puma = load_robot("puma560")
     sample_workspace(puma, 1000)  # kernels generated once per robot

@@ -6,8 +6,8 @@ import numpy as np
 
 from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import load_robot
-from robogui.session.compile import compile_program
-from robogui.session.program_file import load_program
+from robogui.session.teach.compile import compile_program
+from robogui.session.teach.program_file import load_program
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 

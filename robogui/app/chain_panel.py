@@ -4,7 +4,7 @@ Step i highlights link i in the 3D view with its D-H parameters, shows A(i) as n
 at the current q and as the JFKengine expression, and the running product T(0,i), whose
 frame is drawn in the view. Buttons, or the keys Right/Down/PageDown (next),
 Left/Up/PageUp (previous), Home and End. The numbers come from
-:func:`robogui.session.chain.chain_step` (Qt-free).
+:func:`robogui.session.explain.chain.chain_step` (Qt-free).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.chain import ChainStep, chain_step, matrix_text
+from robogui.session.explain.chain import ChainStep, chain_step, matrix_text
 
 from . import style
 from .bindings import Subscriptions

@@ -1,4 +1,5 @@
-"""Several robots in one view: the companions of :class:`robogui.session.compare.Comparison`
+"""Several robots in one view: the companions of
+:class:`robogui.session.geometry.compare.Comparison`
 drawn as r6's plot draws a robot (a stick through the link frame origins, the tool point
 last) with a dot at every joint, each in its own colour, beside or over the session's
 robot; and the View > Compare menu that adds them.
@@ -15,7 +16,7 @@ import pyqtgraph.opengl as gl
 from PySide6 import QtGui, QtWidgets
 
 from robogui.io.robotfile import list_robots, load_robot
-from robogui.session.compare import Comparison
+from robogui.session.geometry.compare import Comparison
 
 from . import style
 from .bindings import Subscriptions

@@ -6,7 +6,7 @@
   placed by ``setTransform`` on every frame change;
 * one ``GLLinePlotItem`` per d, theta, a and alpha mark of every link, built once per
   robot in the coordinates of the link frame it belongs to
-  (:func:`robogui.session.dh_frames.local_marks`, Qt-free) and placed by
+  (:func:`robogui.session.explain.dh_frames.local_marks`, Qt-free) and placed by
   ``setTransform``; only the shapes that depend on q (the theta arc of a revolute
   joint, the d segment of a prismatic one) get new vertices when q changes;
 * the labels ({i} and "d2 = 0.150 m", ...) painted over the scene at projected points.
@@ -22,7 +22,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtCore, QtGui
 
-from robogui.session.dh_frames import dh_annotations, frame_label, local_marks
+from robogui.session.explain.dh_frames import dh_annotations, frame_label, local_marks
 
 from . import style
 from .bindings import Subscriptions

@@ -2,7 +2,7 @@
 
 A ``QTableView`` on :class:`DHTableModel` (a ``QAbstractTableModel`` over the session's
 robot). What a cell means and how a typed text becomes a new robot is Qt-free
-(:mod:`robogui.session.dh_edit`); this module only shows it and commits it:
+(:mod:`robogui.session.explain.dh_edit`); this module only shows it and commits it:
 
 * while a cell is being typed the 3D view follows every valid keystroke (a preview,
   not recorded), an invalid text turns the editor red with the reason as its tooltip;
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session import dh_edit
+from robogui.session.explain import dh_edit
 
 from . import style, undo
 from .bindings import Subscriptions

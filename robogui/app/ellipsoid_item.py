@@ -3,7 +3,7 @@
 :class:`EllipsoidItem` is a unit-sphere ``GLMeshItem`` built once; every frame only its
 transform changes. :class:`EllipsoidOverlay` puts one in a :class:`RobotView` and keeps
 it at the session's end effector; the numbers come from
-:mod:`robogui.session.ellipse` (the session's cached Jacobian), not from the widget.
+:mod:`robogui.session.explain.ellipse` (the session's cached Jacobian), not from the widget.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtGui
 
-from robogui.session.ellipse import ELLIPSOID_KINDS, ellipsoid_transform
+from robogui.session.explain.ellipse import ELLIPSOID_KINDS, ellipsoid_transform
 
 from . import style
 from .bindings import Subscriptions
@@ -64,7 +64,8 @@ class EllipsoidOverlay:
         self.set_kind(kind)
 
     def set_kind(self, kind: str) -> None:
-        """Which ellipsoid to draw: one of :data:`~robogui.session.ellipse.ELLIPSOID_KINDS`."""
+        """Which ellipsoid to draw: one of
+        :data:`~robogui.session.explain.ellipse.ELLIPSOID_KINDS`."""
         if kind not in ELLIPSOID_KINDS:
             raise ValueError(f"kind must be one of {ELLIPSOID_KINDS}, got {kind!r}")
         self.kind = kind

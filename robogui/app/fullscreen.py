@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session import readout
+from robogui.session.explain import readout
 
 __all__ = ["FullScreenView", "overlay_lines"]
 

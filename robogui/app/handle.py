@@ -4,10 +4,10 @@ Three translation arrows and three rotation rings along the world or tool axes (
 jog panel's frame setting), a constant size on screen. Dragging an arrow moves the
 pose along its axis, a ring rotates it about its axis, Shift-drag moves it freely in
 the plane facing the camera. The geometry (what a ray grabs, what a drag asks for) is
-:mod:`robogui.session.handle`; this module only draws and routes the mouse.
+:mod:`robogui.session.geometry.handle`; this module only draws and routes the mouse.
 
 For the TCP, every mouse move runs one IK step with the jog's damped least squares
-(:func:`~robogui.session.handle.follow_pose`): limits respected, the branch kept, no
+(:func:`~robogui.session.geometry.handle.follow_pose`): limits respected, the branch kept, no
 jumps; where the motion stops short the reason (joint limit, singularity) is written
 next to the handle. A drag is one change of the session (``changing`` while it lasts,
 finished on release): one undo step (robogui/app/undo.py), named after the part dragged.
@@ -27,7 +27,7 @@ from OpenGL import GL
 from pyqtgraph import Transform3D
 from PySide6 import QtCore, QtGui
 
-from robogui.session.handle import (
+from robogui.session.geometry.handle import (
     ARROW_START,
     RING_RADIUS,
     HandleDrag,
@@ -36,7 +36,7 @@ from robogui.session.handle import (
     handle_axes,
     hit_handle,
 )
-from robogui.session.picking import pixel_ray
+from robogui.session.geometry.picking import pixel_ray
 
 from . import meshes, style, undo
 

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session import readout
+from robogui.session.explain import readout
 
 from . import style, undo
 from .bindings import Ref, Subscriptions, bind_slider, bind_spinbox, joint_ref

@@ -9,7 +9,7 @@ handle ring (or along it like an arrow), and the wheel over it steps the joint; 
 within the joint's limits and each drag or wheel run is one undo step. A right click
 opens the link's menu (the window fills it: record a waypoint, make the pose the go-to
 target, show the link's frame, copy the pose). Which link is under the mouse is geometry
-(:mod:`robogui.session.picking`): sticks as cylinders and boxes, URDF meshes as triangles.
+(:mod:`robogui.session.geometry.picking`): sticks as cylinders and boxes, URDF meshes as triangles.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import math
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session import readout
-from robogui.session.handle import HandleDrag, HandlePart
-from robogui.session.jog import joint_label
-from robogui.session.picking import joint_axes, joint_of_part, pick, pixel_ray
+from robogui.session.explain import readout
+from robogui.session.geometry.handle import HandleDrag, HandlePart
+from robogui.session.geometry.picking import joint_axes, joint_of_part, pick, pixel_ray
+from robogui.session.teach.jog import joint_label
 
 from . import style, undo
 from .bindings import Subscriptions

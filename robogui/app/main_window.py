@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui import __version__
 from robogui.io.robotfile import list_robots
-from robogui.session.ellipse import ELLIPSOID_KINDS
+from robogui.session.explain.ellipse import ELLIPSOID_KINDS
 
 from . import library
 from .application import create_app  # noqa: F401  (re-exported: render, tests, cli)

@@ -251,7 +251,7 @@ def unit_for(display, quantity: str) -> str:
 def unit_field(display, quantity: str, si_lo: float, si_hi: float, *, what: str,
                wrapping: bool = False) -> NumberField:
     """A field for an angle or a length in the display's unit, range given in SI."""
-    from robogui.session import readout
+    from robogui.session.explain import readout
 
     unit = unit_for(display, quantity)
     field = NumberField(quantity, unit, what=what, decimals=readout.decimals(unit))
@@ -263,7 +263,7 @@ def unit_field(display, quantity: str, si_lo: float, si_hi: float, *, what: str,
 def follow_units(subs, display, fields) -> None:
     """Re-show ``fields`` (NumberFields of angles and lengths) whenever the display's
     units change; ``subs`` (a bindings.Subscriptions) owns the connections."""
-    from robogui.session import readout
+    from robogui.session.explain import readout
 
     def update(_unit=None) -> None:
         for f in fields:

@@ -2,7 +2,7 @@
 matrix, the arm configuration of Puma-like arms and Yoshikawa manipulability.
 
 Everything shown comes from the session (its cached frames, configuration and
-manipulability) through :mod:`robogui.session.readout`; the panel only displays.
+manipulability) through :mod:`robogui.session.explain.readout`; the panel only displays.
 Position and orientation follow every change, drags included; manipulability is
 updated when a change is complete (slider released) and on every frame of playback.
 """
@@ -13,8 +13,8 @@ import re
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session import readout
-from robogui.session.armconfig import describe_config
+from robogui.session.explain import readout
+from robogui.session.explain.armconfig import describe_config
 
 from . import style
 from .bindings import Subscriptions, bind_combobox, field_ref

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtCore, QtGui
 
-from robogui.session.scene import scene_scale
+from robogui.session.geometry.scene import scene_scale
 from robogui.session.session import DisplayOptions
 from robogui.session.video import Overlays
 
@@ -89,7 +89,7 @@ class FrameRenderer:
 
     def show_path(self, segments: np.ndarray) -> None:
         """Draw a tool path, line segments (2m, 3) as made by
-        :func:`~robogui.session.polyline.screen_segments`, in the scene (the app's trail
+        :func:`~robogui.session.motion.polyline.screen_segments`, in the scene (the app's trail
         colour, the width scaled with the picture)."""
         import pyqtgraph.opengl as gl
 
@@ -275,7 +275,7 @@ class VideoJob:
                                       samples=samples)
         keep = self.renderer.motion_points(self.plan.frames)
         if self.overlays.trail:  # every sample's tool point, not only the frames'
-            from robogui.session.polyline import screen_segments, tool_path
+            from robogui.session.motion.polyline import screen_segments, tool_path
 
             segments = screen_segments(tool_path(robot, np.asarray(trajectory.q, float)))
             self.renderer.show_path(segments)

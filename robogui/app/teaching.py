@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.io.robotfile import save_robot
-from robogui.session.dh_edit import one_link_robot
+from robogui.session.explain.dh_edit import one_link_robot
 
 from . import undo
 from .chain_panel import ChainPanel

@@ -225,7 +225,8 @@ class RobotCommand(_Command):
 
 
 class ProgramCommand(_Command):
-    """Teach program ``old`` -> ``new`` (immutable :class:`~robogui.session.program.Program`)."""
+    """Teach program ``old`` -> ``new``
+    (immutable :class:`~robogui.session.teach.program.Program`)."""
 
     def __init__(self, manager, text, old, new, merge_key=None, applied: bool = True):
         super().__init__(manager, text, merge_key, applied)

@@ -27,8 +27,8 @@ import pyqtgraph.opengl as gl
 from pyqtgraph.opengl import shaders
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.follow import follow_placements
-from robogui.session.scene import floor_height, scene_scale
+from robogui.session.geometry.follow import follow_placements
+from robogui.session.geometry.scene import floor_height, scene_scale
 from robogui.session.session import DisplayOptions
 
 from . import style

@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtCore, QtGui
 
-from robogui.session import readout
+from robogui.session.explain import readout
 
 from . import style
 

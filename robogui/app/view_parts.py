@@ -16,7 +16,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtGui
 
-from robogui.session.picking import MeshPicker
+from robogui.session.geometry.picking import MeshPicker
 
 from . import meshes, style
 from .robot_mesh_item import PartMesh, RobotMeshItem
@@ -138,7 +138,7 @@ class SceneBuilder:
 
     def _build_meshes(self, robot) -> None:
         """The robot's own geometry (URDF meshes, primitives), one part per visual."""
-        from robogui.session.visual_meshes import load_visuals
+        from robogui.session.geometry.visual_meshes import load_visuals
 
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_warnings = []

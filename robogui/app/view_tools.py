@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6 import QtGui, QtWidgets
 
-from robogui.session import readout
-from robogui.session.targets import xyz_rpy_from_pose
+from robogui.session.explain import readout
+from robogui.session.teach.targets import xyz_rpy_from_pose
 
 from .handle import HandleController
 from .link_pick import LinkPicker

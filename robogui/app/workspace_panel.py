@@ -1,6 +1,6 @@
 """The workspace panel: sample the reachable tool positions and show them as a cloud.
 
-Sampling (:func:`robogui.session.workspace.sample_workspace`, batched engine fkine and
+Sampling (:func:`robogui.session.explain.workspace.sample_workspace`, batched engine fkine and
 Jacobians) runs in a private ``QThreadPool`` thread, chunk by chunk, with a progress bar
 and Cancel; the result comes back through a queued signal. The cloud is one
 ``GLScatterPlotItem`` coloured by manipulability (dark blue low, yellow high); the
@@ -17,7 +17,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.workspace import (
+from robogui.session.explain.workspace import (
     DEFAULT_SAMPLES,
     Workspace,
     sample_workspace,

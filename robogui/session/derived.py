@@ -18,7 +18,7 @@ import numpy as np
 from robogui.engine.kinematics import kinematics
 from robogui.engine.model.robot import Robot
 
-from . import armconfig
+from .explain import armconfig
 
 __all__ = ["DerivedQuantities", "NEAR_LIMIT", "AT_LIMIT"]
 
@@ -62,7 +62,7 @@ class DerivedQuantities:
     @property
     def analysis(self):
         """Torques (with their parts) and manipulability along the trajectory, a
-        :class:`~robogui.session.analysis.TrajectoryAnalysis`, once computed for the current
+        :class:`~robogui.session.motion.analysis.TrajectoryAnalysis`, once computed for the current
         trajectory, robot and tool; else None. See :meth:`compute_analysis`."""
         a = self._analysis
         if a is not None and a[0] is self._robot and a[1] is self._trajectory:
@@ -75,7 +75,7 @@ class DerivedQuantities:
         ``cancel()`` stopped it. ``progress(fraction)`` follows the chunks."""
         if self.analysis is not None or self._trajectory is None:
             return self.analysis
-        from .analysis import DEFAULT_CHUNK, TrajectoryAnalysis
+        from .motion.analysis import DEFAULT_CHUNK, TrajectoryAnalysis
 
         robot, traj = self._robot, self._trajectory
         result = TrajectoryAnalysis.compute(robot, traj, chunk=chunk or DEFAULT_CHUNK,
@@ -118,7 +118,7 @@ class DerivedQuantities:
             return measures["yoshikawa"]
 
         def compute():  # Yoshikawa alone: no inertia matrix per playback frame
-            from .analysis import manipulability_measures
+            from .motion.analysis import manipulability_measures
 
             w = manipulability_measures(self._robot, self._q[None], J=self.jacobian[None],
                                         asada=False)
@@ -131,7 +131,7 @@ class DerivedQuantities:
         """Yoshikawa, inverse condition number and Asada at ``q`` (floats), as the plots
         show them; Asada is None without dynamics and NaN where M is singular."""
         def compute():
-            from .analysis import manipulability_measures
+            from .motion.analysis import manipulability_measures
 
             w = manipulability_measures(self._robot, self._q[None], J=self.jacobian[None],
                                         asada=self._robot.has_dynamics)
@@ -160,15 +160,16 @@ class DerivedQuantities:
     @property
     def arm_config(self) -> str | None:
         """r6 configuration letters, e.g. ``"lun"``, for 6-axis arms with a spherical wrist
-        (:func:`~robogui.session.armconfig.config_of`); else None."""
+        (:func:`~robogui.session.explain.armconfig.config_of`); else None."""
         return self._derived(
             "arm_config", lambda: armconfig.config_of(self._robot, self._q, self.frames))
 
     @property
     def singularity(self):
         """What the SVD of the Jacobian says here
-        (:class:`~robogui.session.singularity.SingularityExplanation`), cached per change."""
-        from .singularity import explain_singularity
+        (:class:`~robogui.session.explain.singularity.SingularityExplanation`), cached per
+        change."""
+        from .explain.singularity import explain_singularity
 
         return self._derived("singularity",
                              lambda: explain_singularity(self._robot, self._q, self.jacobian))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ellipse import ELLIPSOID_KINDS
+from .explain.ellipse import ELLIPSOID_KINDS
 from .observable import EventedModel, Field
 
 __all__ = ["DisplayOptions"]

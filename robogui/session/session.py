@@ -26,11 +26,12 @@ Dragging a slider calls ``set_q(q, changing=True)`` repeatedly ("changing": only
 frames are computed, for the 3D view) and ``finish_change()`` on release, which
 fires ``changed`` once. Any other ``set_q`` is complete at once and fires ``changed``.
 
-Playback: ``session.playback`` is the time cursor (:class:`~robogui.session.playback.Playback`)
-over the trajectory. The app's timer calls :meth:`Session.advance` with the wall-clock
-time since its previous tick; the cursor moves by ``wall_dt * speed`` and the playhead
-and the robot follow. Playing is a "changing" state like a drag: ``changed`` fires when
-playback stops. :meth:`set_time` (a seek from anywhere) moves the cursor too.
+Playback: ``session.playback`` is the time cursor
+(:class:`~robogui.session.motion.playback.Playback`) over the trajectory. The app's timer
+calls :meth:`Session.advance` with the wall-clock time since its previous tick; the cursor
+moves by ``wall_dt * speed`` and the playhead and the robot follow. Playing is a "changing"
+state like a drag: ``changed`` fires when playback stops. :meth:`set_time` (a seek from
+anywhere) moves the cursor too.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ from robogui.io.srdf import START_POSE_NAMES
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions
+from .motion.playback import Playback
 from .observable import EventEmitter, ListenerError, values_equal
-from .playback import Playback
 from .validation import check_trajectory, validate_robot
 
 __all__ = ["Session", "DisplayOptions", "initial_q", "robot_identity", "NEAR_LIMIT"]

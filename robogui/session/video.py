@@ -117,7 +117,7 @@ def plan_video(robot, trajectory, *, fps: float = 30.0, speed: float = 1.0,
     tau = tau_limit = None
     if torque and ts.size >= 2 and robot.has_dynamics:
         from robogui.engine.dynamics.dynamics import rne
-        from robogui.session.analysis import torque_limits
+        from robogui.session.motion.analysis import torque_limits
 
         qd_s = getattr(trajectory, "qd", None)
         qdd_s = getattr(trajectory, "qdd", None)
@@ -163,12 +163,12 @@ def load_motion(robot, *, trajectory: str | Path | None = None,
     if (trajectory is None) == (program is None):
         raise ValueError("give either a trajectory CSV or a program, not both")
     if trajectory is not None:
-        from .trajectories import load_trajectory_csv
+        from .motion.trajectories import load_trajectory_csv
 
         return load_trajectory_csv(trajectory, robot)
-    from .compile import compile_program
-    from .program import ProgramError
-    from .program_file import load_program
+    from .teach.compile import compile_program
+    from .teach.program import ProgramError
+    from .teach.program_file import load_program
 
     prog = load_program(program)
     try:

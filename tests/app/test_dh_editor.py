@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtWidgets
 from PySide6.QtTest import QTest
 
 from robogui.io.robotfile import load_robot
-from robogui.session.dh_edit import column_index
+from robogui.session.explain.dh_edit import column_index
 
 Key = QtCore.Qt.Key
 

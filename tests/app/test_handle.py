@@ -157,7 +157,7 @@ def test_drag_tool_arrow_moves_the_tcp_along_the_axis_by_the_dragged_distance(
 @pytest.mark.parametrize("frame, axis", [("world", 2), ("tool", 0)])
 def test_drag_tool_ring_rotates_the_tcp_about_the_axis_by_the_dragged_angle(
         qtbot, window, session, frame, axis):
-    from robogui.session.handle import RING_RADIUS
+    from robogui.session.geometry.handle import RING_RADIUS
 
     session.go_to_pose("qn")
     window.teach.jog.set_frame(frame)
@@ -201,8 +201,8 @@ def test_drag_tool_into_a_joint_limit_stops_there_with_the_reason_shown(
 
 def test_drag_tool_across_a_wrist_singularity_neither_jumps_nor_gives_nan(
         qtbot, window, session):
-    from robogui.session.armconfig import arm_config
-    from robogui.session.handle import RING_RADIUS
+    from robogui.session.explain.armconfig import arm_config
+    from robogui.session.geometry.handle import RING_RADIUS
 
     q = session.robot.pose("qn").copy()
     q[4] = np.radians(8.0)  # q5 close to zero: axes 4 and 6 nearly aligned
@@ -244,7 +244,7 @@ def test_drag_tool_is_one_undo_step(qtbot, window, session):
 def grab_point(window, session, j: int, angle: float = 0.0) -> np.ndarray:
     """A point inside joint ``j``'s cylinder, on the camera's side of its axis, in the plane
     through the axis point normal to the axis; ``angle`` turns it about the axis."""
-    from robogui.session.picking import joint_axes
+    from robogui.session.geometry.picking import joint_axes
 
     points, dirs = joint_axes(session.robot, session.q)
     p, z = points[j], dirs[j]

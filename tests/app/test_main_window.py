@@ -269,7 +269,7 @@ def test_load_into_session_reports_and_keeps(session, errors, tmp_path):
 
 
 def test_startup_files_and_playhead_time(window, session, errors):
-    from robogui.session.trajectories import load_trajectory_csv
+    from robogui.session.motion.trajectories import load_trajectory_csv
 
     assets = Path(__file__).resolve().parents[2] / "assets"
     window.open_startup_files(program=assets / "pick-and-place.prog",

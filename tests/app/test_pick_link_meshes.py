@@ -12,7 +12,7 @@ from trimesh.ray.ray_triangle import RayMeshIntersector
 from robogui.app import style
 from robogui.app.link_pick import HOVER_COLOR, SELECTED_COLOR
 from robogui.io.robotfile import load_robot
-from robogui.session.picking import pick, pixel_ray
+from robogui.session.geometry.picking import pick, pixel_ray
 from tests.app.test_handle import grab_point, send_mouse, settled
 from tests.urdf_files import PANDA
 

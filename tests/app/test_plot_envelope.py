@@ -12,7 +12,7 @@ from PySide6 import QtWidgets
 
 from robogui.app.plots import install_plot_docks
 from robogui.engine.trajectory.trajectory import Trajectory
-from robogui.session.envelope import ENVELOPE_COLUMNS
+from robogui.session.motion.envelope import ENVELOPE_COLUMNS
 
 K = 300_000
 

@@ -316,7 +316,7 @@ def test_close_disconnects(qtbot, session, plots):
 def test_ellipsoid_overlay(qtbot, session, puma):
     from robogui.app.ellipsoid_item import EllipsoidOverlay
     from robogui.app.view3d import RobotView
-    from robogui.session.ellipse import ellipsoid_scale
+    from robogui.session.explain.ellipse import ellipsoid_scale
 
     view = RobotView(session)
     qtbot.addWidget(view)

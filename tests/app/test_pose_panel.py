@@ -12,7 +12,7 @@ from robogui.engine.kinematics.jacobians import jacob0
 from robogui.engine.kinematics.kinematics import fkine
 from robogui.engine.spatial.quaternion import UnitQuaternion
 from robogui.engine.spatial.transforms import tr2eul, tr2rpy
-from robogui.session.armconfig import arm_config
+from robogui.session.explain.armconfig import arm_config
 
 Q = np.array([0.3, 0.7, -0.4, 0.5, -0.6, 1.1])
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_robot_that_cannot_be_shown_is_rolled_back(window, session, errors, monkeypatch):
-    from robogui.session.trajectories import load_trajectory_csv
+    from robogui.session.motion.trajectories import load_trajectory_csv
 
     session.set_trajectory(load_trajectory_csv(ROOT / "assets" / "puma560-demo.csv",
                                                session.robot))

@@ -17,9 +17,9 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from robogui.engine.spatial.transforms import rotx, rotz
-from robogui.session.autosave import Autosaver
-from robogui.session.jog import jog_step
-from robogui.session.program import Program
+from robogui.session.teach.autosave import Autosaver
+from robogui.session.teach.jog import jog_step
+from robogui.session.teach.program import Program
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -130,7 +130,7 @@ def test_jog_messages_follow_the_global_units(qtbot, window, pendant, session):
 
 
 def test_continuous_jog_uses_wall_clock_and_speed_override(qtbot, pendant, session, clock):
-    from robogui.session.jog import JOG_LINEAR_SPEED
+    from robogui.session.teach.jog import JOG_LINEAR_SPEED
 
     jog = pendant.jog
     jog.set_mode("continuous")
@@ -218,7 +218,7 @@ def test_jog_pendant_is_in_sight_in_the_teach_task(qtbot, session, settings, err
 def test_held_key_jogs_continuously_and_a_jog_pauses_playback(qtbot, pendant, session, clock,
                                                               window):
     from robogui.app.teach.jog_panel import READY_TEXT
-    from robogui.session.jog import JOG_LINEAR_SPEED
+    from robogui.session.teach.jog import JOG_LINEAR_SPEED
 
     jog = pendant.jog
     window.activateWindow()
@@ -288,7 +288,7 @@ def test_target_shows_a_ghost_and_all_eight_puma_branches(qtbot, pendant, sessio
     q_start = session.q.copy()
     T = session.robot.fkine(session.robot.pose("qr")) @ np.array(
         [[1, 0, 0, 0.1], [0, 1, 0, -0.1], [0, 0, 1, -0.2], [0, 0, 0, 1.0]])
-    from robogui.session.targets import xyz_rpy_from_pose
+    from robogui.session.teach.targets import xyz_rpy_from_pose
 
     xyz, rpy = xyz_rpy_from_pose(T)
     before = window.view.grab_array()
@@ -327,7 +327,7 @@ def test_selected_ghost_shows_over_candidates_that_share_its_links(qtbot, pendan
                                                                   window):
     """A faint candidate with the same arm (another wrist) listed before the selected ghost
     must not hide it: the selected ghost is drawn first of the ghosts."""
-    from robogui.session.teach import Ghost
+    from robogui.session.teach.teach import Ghost
 
     state, view = pendant.state, window.view
     q = session.robot.pose("qr")
@@ -381,7 +381,7 @@ def test_numeric_target_for_a_non_puma(qtbot, pendant, session):
     assert p.ghosts.visible_count > 0
     session.set_robot(load_robot("twolink"))
     q_goal = np.array([0.4, 0.7])
-    from robogui.session.targets import xyz_rpy_from_pose
+    from robogui.session.teach.targets import xyz_rpy_from_pose
 
     p.target.set_pose(*xyz_rpy_from_pose(session.robot.fkine(q_goal)))
     assert p.target.solution.success and not p.target.solution.analytic

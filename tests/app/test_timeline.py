@@ -133,7 +133,7 @@ def test_trail_follows_the_trajectory_and_the_tool(qtbot, timeline, session, win
 def test_long_trail_is_decimated_built_off_the_gui_thread_and_the_marker_moves(
         qtbot, window, session):
     from robogui.engine.trajectory.trajectory import Trajectory
-    from robogui.session.polyline import MAX_TRAIL_POINTS
+    from robogui.session.motion.polyline import MAX_TRAIL_POINTS
 
     trail = window.teach.trail
     k = 200_000

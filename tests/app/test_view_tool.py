@@ -80,7 +80,7 @@ def test_picking_the_hand_mesh_with_a_tool_set(qtbot):
     hand = [k for k, p in enumerate(sc.mesh_parts) if p.frame == sc._robot.n_bodies]
     centre = (sc.body_frames(sc._frames)[-1] @ [0, 0, 0.05, 1.0])[:3]  # inside the hand
     cam = sc.camera_position()
-    from robogui.session.picking import Ray
+    from robogui.session.geometry.picking import Ray
 
     ray = Ray(cam, (centre - cam) / np.linalg.norm(centre - cam))
     hit = sc.mesh_picker.pick(ray, sc.body_frames(sc._frames))

@@ -18,9 +18,9 @@ from robogui.engine.trajectory.trajectory_io import TrajectoryFileError
 from robogui.io.robmat import read_mot
 from robogui.io.roboop import LegacyFormatError, LegacyFormatWarning, read_roboop, save_roboop
 from robogui.io.robotfile import RobotFileError, load_robot
-from robogui.session.program import ProgramError
-from robogui.session.program_file import ProgramFileError, load_program
-from robogui.session.trajectories import load_trajectory_csv
+from robogui.session.motion.trajectories import load_trajectory_csv
+from robogui.session.teach.program import ProgramError
+from robogui.session.teach.program_file import ProgramFileError, load_program
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
 FILES = sorted(p for p in BAD.iterdir() if p.suffix != ".py")

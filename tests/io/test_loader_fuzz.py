@@ -15,8 +15,8 @@ from robogui.engine.trajectory.trajectory_io import TrajectoryFileError
 from robogui.io.robmat import read_mot
 from robogui.io.roboop import LegacyFormatError, LegacyFormatWarning
 from robogui.io.robotfile import RobotFileError, load_robot
-from robogui.session.program_file import ProgramFileError, load_program
-from robogui.session.trajectories import load_trajectory_csv
+from robogui.session.motion.trajectories import load_trajectory_csv
+from robogui.session.teach.program_file import ProgramFileError, load_program
 
 ROOT = Path(__file__).resolve().parents[2]
 PUMA = load_robot("puma560")

@@ -14,7 +14,7 @@ def _drawn(robot, q):
     """Where every visual is drawn at ``q``: (mesh file or kind, world placement)."""
     import os
 
-    from robogui.session.follow import follow_placements
+    from robogui.session.geometry.follow import follow_placements
 
     F = robot.fkine_all(q)
     follows = [v.follow for v in robot.visuals if v.follow]

@@ -13,12 +13,12 @@ from robogui.engine.dynamics.dynamics import gravload
 from robogui.engine.model.robot import Robot
 from robogui.engine.trajectory.trajectory import jtraj
 from robogui.io.robotfile import load_robot
-from robogui.session.compile import compile_program
 from robogui.session.observable import ListenerError, Signal
-from robogui.session.program import ProgramError
-from robogui.session.program_file import load_program
 from robogui.session.session import Session, robot_identity
-from robogui.session.teach import TeachState
+from robogui.session.teach.compile import compile_program
+from robogui.session.teach.program import ProgramError
+from robogui.session.teach.program_file import load_program
+from robogui.session.teach.teach import TeachState
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -173,7 +173,7 @@ def test_the_issue_reproduction_program_then_ur5(puma):
 
 
 def test_check_refuses_a_move_too_long_to_hold(puma):
-    from robogui.session.program import Program
+    from robogui.session.teach.program import Program
 
     prog = Program(name="slow").record(puma.pose("qz"), "A").record(puma.pose("qr"), "B")
     with pytest.raises(ProgramError, match="move 2 would last .* more than the 3600 s"):

@@ -13,7 +13,7 @@ from robogui.engine.kinematics import kinematics
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.session import DisplayOptions, EventedModel, Field, Session
-from robogui.session.armconfig import arm_config, describe_config, is_puma_like
+from robogui.session.explain.armconfig import arm_config, describe_config, is_puma_like
 from robogui.session.observable import Events, values_equal
 
 PI2 = math.pi / 2
@@ -357,7 +357,7 @@ def test_arm_config_words_and_non_puma(twolink, puma):
 
 # -- readout (the pose panel's text, Qt-free) ---------------------------------------------
 def test_readout_units_and_text(puma):
-    from robogui.session import readout
+    from robogui.session.explain import readout
 
     s = Session(puma, q=[0.3, 0.7, -0.4, 0.5, -0.6, 1.1])
     T = s.T

@@ -3,8 +3,8 @@
 import numpy as np
 
 from robogui.io.urdf import load_urdf
-from robogui.session.compile import compile_program, max_joint_speeds
-from robogui.session.program import Program
+from robogui.session.teach.compile import compile_program, max_joint_speeds
+from robogui.session.teach.program import Program
 from tests.urdf_files import UR5
 
 

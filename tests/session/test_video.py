@@ -10,7 +10,7 @@ import pytest
 from robogui.engine.dynamics.dynamics import rne
 from robogui.engine.kinematics.kinematics import fkine_all
 from robogui.io.robotfile import load_robot
-from robogui.session.trajectories import load_trajectory_csv
+from robogui.session.motion.trajectories import load_trajectory_csv
 from robogui.session.video import frame_times, load_motion, plan_video
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"

@@ -1,7 +1,7 @@
 """What every plot panel shares: themed pyqtgraph plots, the playhead cursor, seeking,
 legends, progress of the analysis, and PNG / CSV export.
 
-A panel shows a :class:`~robogui.session.analysis.TrajectoryAnalysis` delivered by an
+A panel shows a :class:`~robogui.session.motion.analysis.TrajectoryAnalysis` delivered by an
 :class:`~robogui.app.plots.worker.AnalysisRunner`; it never computes kinematics or
 dynamics itself. The cursor (a vertical ``InfiniteLine`` in every plot) follows the
 session's ``time`` event; a left click or a left drag in a plot moves the playhead with
@@ -19,7 +19,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.envelope import ENVELOPE_COLUMNS, minmax_envelope, visible_envelope
+from robogui.session.motion.envelope import ENVELOPE_COLUMNS, minmax_envelope, visible_envelope
 
 from ..bindings import Subscriptions
 from .plot_export import PlotExportMixin
@@ -382,7 +382,7 @@ class PlotPanel(PlotExportMixin, QtWidgets.QWidget):
 
         pyqtgraph gets at most 2 points per pixel column, the min/max envelope
         (``envelope``: its ``(xe, ye)`` computed already, e.g. off the GUI thread by
-        :func:`~robogui.session.envelope.analysis_envelopes`; else computed here), so a
+        :func:`~robogui.session.motion.envelope.analysis_envelopes`; else computed here), so a
         1,000,000-sample curve costs the GUI thread what a 4,000-sample one does. The
         full data stays for exports and for re-drawing a zoomed-in view at full detail.
         """

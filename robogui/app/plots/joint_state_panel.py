@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from robogui.session.envelope import analysis_envelopes
+from robogui.session.motion.envelope import analysis_envelopes
 
 from .. import style
 from .base import PlotPanel, joint_units, signals_blocked, unit_label

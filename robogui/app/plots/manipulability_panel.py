@@ -3,11 +3,11 @@
 Trajectory mode: Yoshikawa ``w = sqrt(det(J J^T))`` against time with the singularity
 threshold line (upper plot), the inverse condition number ``sigma_min / sigma_max`` and
 Asada's measure (lower plot, both between 0 and 1), from the
-:class:`~robogui.session.analysis.TrajectoryAnalysis`.
+:class:`~robogui.session.motion.analysis.TrajectoryAnalysis`.
 
 Live mode: while the user drives the sliders or jogs (a joint change that is not the
 playhead's), the same measures at each new configuration are kept in
-:class:`~robogui.session.analysis.ManipulabilityHistory` ring buffers and drawn against
+:class:`~robogui.session.motion.analysis.ManipulabilityHistory` ring buffers and drawn against
 time, 0 being the latest change. The panel switches to live mode on such a change and
 back to trajectory mode when the playhead moves or a new analysis arrives; the mode
 box switches by hand.
@@ -22,12 +22,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.analysis import (
+from robogui.session.motion.analysis import (
     ManipulabilityHistory,
     singularity_threshold,
 )
-from robogui.session.envelope import analysis_envelopes
-from robogui.session.jog import task_mask
+from robogui.session.motion.envelope import analysis_envelopes
+from robogui.session.teach.jog import task_mask
 
 from .. import style
 from .base import PlotPanel, pen, signals_blocked

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtGui, QtWidgets
 
-from robogui.session.program_file import atomic_write_text
+from robogui.session.teach.program_file import atomic_write_text
 
 __all__ = ["PlotExportMixin"]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.envelope import analysis_envelopes
+from robogui.session.motion.envelope import analysis_envelopes
 
 from .. import style
 from .base import PlotPanel, pen, signals_blocked

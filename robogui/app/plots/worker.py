@@ -1,7 +1,7 @@
 """Runs the trajectory analysis off the GUI thread, with progress and cancel.
 
 :class:`AnalysisRunner` follows a session: when its trajectory, robot or tool changes it
-has the session compute :class:`~robogui.session.analysis.TrajectoryAnalysis` once
+has the session compute :class:`~robogui.session.motion.analysis.TrajectoryAnalysis` once
 (``Session.compute_analysis``; the session keeps it as ``Session.analysis``), for all
 the plot panels. Short trajectories (``<= sync_limit`` samples, a few tens of ms) are
 computed on the GUI thread; longer ones in a private one-thread ``QThreadPool``, chunk
@@ -19,8 +19,8 @@ import threading
 
 from PySide6 import QtCore
 
-from robogui.session.analysis import DEFAULT_CHUNK, TrajectoryAnalysis
-from robogui.session.envelope import analysis_envelopes
+from robogui.session.motion.analysis import DEFAULT_CHUNK, TrajectoryAnalysis
+from robogui.session.motion.envelope import analysis_envelopes
 
 from ..bindings import Subscriptions
 

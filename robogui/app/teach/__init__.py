@@ -1,7 +1,7 @@
 """The teach pendant: jogging, tool, go-to targets with ghosts, programs, and the timeline.
 
 ``install_teach_pendant(window, session)`` builds everything for a main window: the
-:class:`~robogui.session.teach.TeachState`, the docks (Jog + Tool, Go to, Program),
+:class:`~robogui.session.teach.teach.TeachState`, the docks (Jog + Tool, Go to, Program),
 the timeline under the 3D view, ghost robots and the end-effector trail in the view,
 and the start-up offer to recover an autosaved program.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.teach import TeachState
+from robogui.session.teach.teach import TeachState
 
 from ..docking import dock_panel
 from .ghosts import GhostLayer, TrailLayer

@@ -1,6 +1,6 @@
 """Loading a large trajectory CSV without freezing the window, with progress and cancel.
 
-A :class:`BackgroundCsvLoad` runs :mod:`robogui.session.trajectory_job` in a child
+A :class:`BackgroundCsvLoad` runs :mod:`robogui.session.motion.trajectory_job` in a child
 process (a ``QProcess``: its output arrives as events, nothing blocks), shows its stage
 in a progress bar with a Cancel button, and hands the Trajectory to ``on_done`` on the
 GUI thread. Errors go to ``on_error(message)``; cancelling kills the child and keeps the
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.trajectory_job import child_command, collect_trajectory, parse_message
+from robogui.session.motion.trajectory_job import child_command, collect_trajectory, parse_message
 
 __all__ = ["BackgroundCsvLoad", "ProgressRow", "BACKGROUND_BYTES"]
 

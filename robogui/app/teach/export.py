@@ -1,5 +1,5 @@
 """Image sequences of the 3D view for video (the trajectory files live in
-:mod:`robogui.session.trajectories` and are re-exported here for the timeline).
+:mod:`robogui.session.motion.trajectories` and are re-exported here for the timeline).
 
 :class:`ImageSequenceExporter` renders the 3D view at each sample time, one frame per
 event-loop turn (the GUI stays responsive and the export can be cancelled), through
@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtCore
 
-from robogui.session.trajectories import (
+from robogui.session.motion.trajectories import (
     demo_trajectory,
     export_trajectory_csv,
     load_trajectory_csv,

@@ -21,7 +21,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtCore
 
-from robogui.session.polyline import point_at, screen_segments, tool_path
+from robogui.session.motion.polyline import point_at, screen_segments, tool_path
 
 from .. import style
 from ..bindings import Subscriptions
@@ -130,7 +130,7 @@ class TrailLayer:
     and a marker at the playhead.
 
     The line is built once per trajectory (robot, tool) and decimated to what the screen
-    can show (:func:`~robogui.session.polyline.decimate_polyline`), so a frame costs the
+    can show (:func:`~robogui.session.motion.polyline.decimate_polyline`), so a frame costs the
     same for 100 or 1,000,000 samples; playing only moves the marker. A long
     trajectory's path is computed in a worker thread (the window stays responsive).
     """

@@ -1,8 +1,8 @@
 """Cartesian jog panel: +-X +-Y +-Z +-Rx +-Ry +-Rz in the world or tool frame.
 
 Incremental mode: a click moves by the chosen step (10/1/0.1 mm and 5/1/0.1 deg) with
-:func:`~robogui.session.jog.jog_step`. Continuous mode: while a button (or its key) is
-held, a Qt timer calls :func:`~robogui.session.jog.jog_velocity` with the wall-clock
+:func:`~robogui.session.teach.jog.jog_step`. Continuous mode: while a button (or its key) is
+held, a Qt timer calls :func:`~robogui.session.teach.jog.jog_velocity` with the wall-clock
 time since the previous tick (``time.monotonic``), scaled by the speed override
 (1-100 %); releasing it ends the change. When a jog stalls or falls short, the status
 line says why in words (joint limit, or which singularity with the manipulability).
@@ -17,7 +17,7 @@ import time
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.jog import (
+from robogui.session.teach.jog import (
     JOG_STEPS_DEG,
     JOG_STEPS_MM,
     JogResult,
@@ -213,7 +213,7 @@ class JogPanel(QtWidgets.QWidget):
         self.step_fields["angular"].set_si_value(math.radians(JOG_STEPS_DEG[key]))
 
     def _label_presets(self) -> None:
-        from robogui.session import readout
+        from robogui.session.explain import readout
 
         d = self.session.display
         ls, as_ = readout.length_scale(d.length_unit), readout.angle_scale(d.angle_unit)

@@ -1,5 +1,5 @@
 """The program panel's file actions: New / Open / Save / Save as (``.prog``, saved
-atomically through :class:`~robogui.session.teach.TeachState`), the autosave tick and the
+atomically through :class:`~robogui.session.teach.teach.TeachState`), the autosave tick and the
 non-blocking recovery bar (Restore / Discard) offered at start-up.
 
 :class:`ProgramFileActions` is a mixin of :class:`~.program_panel.ProgramPanel`; it uses

@@ -13,7 +13,7 @@
   autosaved every few seconds; at start-up an unsaved autosave is offered back in a
   non-blocking bar (Restore / Discard).
 
-Every edit goes through :class:`~robogui.session.teach.TeachState`; an edit that makes no
+Every edit goes through :class:`~robogui.session.teach.teach.TeachState`; an edit that makes no
 sense (duplicate name, ...) is refused with its message in the status line.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.program import ProgramError
+from robogui.session.teach.program import ProgramError
 
 from .. import style, undo
 from ..bindings import Subscriptions
@@ -454,7 +454,7 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         if name is None:
             self._status("Select the waypoint the move goes to", ok=False)
             return False
-        from robogui.session.program import Move
+        from robogui.session.teach.program import Move
 
         i = self.selected_move()
         at = None if i is None else i + 1

@@ -13,14 +13,14 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.targets import (
+from robogui.session.teach.targets import (
     TargetSolution,
     pose_from_xyz_rpy,
     solve_target,
     solve_waypoint,
     xyz_rpy_from_pose,
 )
-from robogui.session.teach import Ghost
+from robogui.session.teach.teach import Ghost
 
 from .. import style, undo
 from ..bindings import Subscriptions

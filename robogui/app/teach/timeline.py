@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from robogui.session.playback import SPEED_PRESETS
+from robogui.session.motion.playback import SPEED_PRESETS
 
 from ..bindings import Subscriptions
 from ..numeric_field import NumberField

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from robogui.session.targets import pose_from_xyz_rpy, xyz_rpy_from_pose
+from robogui.session.teach.targets import pose_from_xyz_rpy, xyz_rpy_from_pose
 
 from .. import style, undo
 from ..bindings import Subscriptions

@@ -1,0 +1,5 @@
+"""The teach pendant's state: programs and their files, Cartesian jogging, go-to targets,
+compiling a program into a trajectory, pre-flight checks, autosave.
+
+May import: explain, motion, the engine, io, and the session's base modules (observable, units).
+"""
