@@ -44,7 +44,7 @@ def _pinocchio(robot):
 
 
 def kinematics() -> dict:
-    from robogui.io.urdf import load_urdf
+    from robogui.io.ros.urdf import load_urdf
 
     robot = load_urdf(PANDA, tip=TIP)
     Q = robot.random_q(M_STATES, seed=1)
@@ -83,7 +83,7 @@ def kinematics() -> dict:
 def frame_rate(frames: int = 300) -> float:
     from bench_app import frame_rate as app_frame_rate
 
-    from robogui.io.urdf import load_urdf
+    from robogui.io.ros.urdf import load_urdf
 
     return app_frame_rate(frames, readback=False, samples=4,
                           robot=load_urdf(PANDA, tip=TIP))

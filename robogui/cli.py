@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="picture (.png, .jpg), video (.mp4, .webm, .gif) or image sequence "
                         "(a folder/ or a name with %%04d)")
 
-    # its options are parsed by robogui.io.robmat itself (see main)
+    # its options are parsed by robogui.io.legacy.robmat itself (see main)
     sub.add_parser("robmat", add_help=False,
                    help="SpaceLib Rob_Mat: positions, velocities, accelerations and joint "
                         "actions of ROBOT.DAT along MOTION.MOT (robogui robmat -h)")
@@ -166,7 +166,7 @@ def _load(args) -> tuple[object, np.ndarray | None]:
     from robogui.io.robotfile import RobotFileError, load_robot
 
     try:
-        from robogui.io.urdf import set_package_path
+        from robogui.io.ros.urdf import set_package_path
 
         set_package_path(args.package_path)  # also for robots opened later in the app
         robot = load_robot(args.robot, tip=args.tip)
@@ -313,11 +313,11 @@ def _gui(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["robmat"]:
-        from robogui.io.robmat import robmat_main
+        from robogui.io.legacy.robmat import robmat_main
 
         return robmat_main(argv[1:])
     if argv[:1] == ["elbow"]:
-        from robogui.io.elbow import elbow_main
+        from robogui.io.legacy.elbow import elbow_main
 
         return elbow_main(argv[1:])
     args = build_parser().parse_args(argv)

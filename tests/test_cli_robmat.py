@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 from robogui.engine.dynamics.dynamics import rne
-from robogui.io.robmat import read_mot
+from robogui.io.legacy.robmat import read_mot
 from robogui.io.robotfile import load_robot
 from tests.samples import LEGACY_SAMPLES
 

@@ -96,7 +96,7 @@ def open_legacy_robot(parent, path, *, choose: Chooser | None = None,
             note = f"imported ROBOOP robot {robot.name!r} ({robot.n} axes, " \
                    f"{'modified' if robot.is_mdh else 'standard'} D-H)"
         elif suffix == ".dat":
-            from robogui.io.robmat import load_robmat_dat
+            from robogui.io.legacy.robmat import load_robmat_dat
 
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
@@ -147,7 +147,7 @@ def _message(exc: Exception, path: Path) -> str:
 
 def _read_conf(parent, path: Path, choose: Chooser):
     """(robot, warnings) from a .conf, asking what the file leaves open; None: cancelled."""
-    from robogui.io.roboop import parse_conf, read_conf_text, read_roboop
+    from robogui.io.legacy.roboop import parse_conf, read_conf_text, read_roboop
 
     text = read_conf_text(path)  # LegacyFormatError for binary or non-UTF-8 files
     conf = parse_conf(text, path, strict=True)
@@ -186,7 +186,7 @@ def load_robmat_motion(path, robot: Robot) -> Trajectory:
     Returns ``Trajectory(t = dt * arange(k), q, qd, qdd)`` with ``info`` holding ``dt``,
     ``source`` and the reader's ``warnings``. Raises LegacyFormatError for a bad file.
     """
-    from robogui.io.robmat import read_mot
+    from robogui.io.legacy.robmat import read_mot
 
     mot = read_mot(path, nlink=robot.n)
     return Trajectory(mot.t, mot.q, mot.qd, mot.qdd, name=Path(path).stem,
@@ -217,7 +217,7 @@ def export_roboop(parent, robot: Robot, path, *,
     A .conf file has no base or tool transform: for a robot with one, ``confirm(parent,
     title, text)`` (default: a yes/no box) decides whether to write it without them.
     """
-    from robogui.io.roboop import robot_to_conf
+    from robogui.io.legacy.roboop import robot_to_conf
 
     confirm = ask_yes_no if confirm is None else confirm
     show_err, _ = _presenters(parent, present_error, None)

@@ -45,7 +45,7 @@ def ask_tip(parent: QtWidgets.QWidget | None, path: str, candidates: list[str],
 
 def _choose_tip(path, choose) -> tuple[bool, str | None]:
     """(go on, tip) for a URDF file: asks only when the default tip is ambiguous."""
-    from robogui.io.urdf import urdf_tips
+    from robogui.io.ros.urdf import urdf_tips
 
     tips = urdf_tips(path)
     if len(tips) <= 1:

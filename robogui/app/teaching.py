@@ -31,7 +31,7 @@ def robot_file_filters() -> list[str]:
     """Save-as filters: robogui's TOML, and URDF when the io layer can write it."""
     filters = ["Robot file (*.toml)"]
     try:
-        from robogui.io import urdf_write  # save_robot(robot, "x.urdf") writes URDF
+        from robogui.io.ros import urdf_write  # save_robot(robot, "x.urdf") writes URDF
 
         if hasattr(urdf_write, "robot_to_urdf"):
             filters.append("URDF (*.urdf)")

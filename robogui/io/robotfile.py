@@ -390,7 +390,7 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
     (case-insensitive), e.g. ``load_robot("puma560")``; anything else is a path. Besides
     robogui's TOML files, ROBOOP ``.conf`` and SpaceLib Rob_Mat ``.DAT`` files load too
     (see docs/legacy-formats.md). URDF ``.urdf`` and xacro ``.xacro`` files give the
-    chain from the root link to ``tip`` (default: see :func:`robogui.io.urdf.load_urdf`);
+    chain from the root link to ``tip`` (default: see :func:`robogui.io.ros.urdf.load_urdf`);
     ``package_path`` adds folders for ``package://`` names.
     Parsed files are cached by (path, modification time, size), and a Robot is immutable,
     so loading the same file twice is cheap and returns equal robots.
@@ -409,17 +409,17 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
         path = Path(name_or_path)
     suffix = path.suffix.lower()
     if suffix in (".urdf", ".xacro"):
-        from .urdf import load_urdf
+        from .ros.urdf import load_urdf
 
         return load_urdf(path, tip=tip, package_path=package_path)
     if tip is not None:
         raise RobotFileError("tip= applies to URDF and xacro files only", path)
     if suffix == ".conf":
-        from .roboop import load_roboop
+        from .legacy.roboop import load_roboop
 
         return load_roboop(path)
     if suffix == ".dat":
-        from .robmat import load_robmat_dat
+        from .legacy.robmat import load_robmat_dat
 
         return load_robmat_dat(path)
     try:
@@ -540,7 +540,7 @@ def save_robot(robot: Robot, path: str | os.PathLike) -> Path:
     """
     path = Path(path)
     if path.suffix.lower() == ".urdf":
-        from .urdf_write import robot_to_urdf
+        from .ros.urdf_write import robot_to_urdf
 
         text = robot_to_urdf(robot)
     else:

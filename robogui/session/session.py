@@ -42,7 +42,7 @@ import numpy as np
 
 from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.model.robot import Robot
-from robogui.io.srdf import START_POSE_NAMES
+from robogui.io.ros.srdf import START_POSE_NAMES
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions

@@ -19,8 +19,8 @@ from robogui.app.symbolic_dialog import SymbolicDialog, wait_for_derivations
 from robogui.engine.dynamics.dynamics import rne
 from robogui.engine.spatial.transforms import transl
 from robogui.engine.trajectory.trajectory import Trajectory
-from robogui.io.robmat import read_mot
-from robogui.io.roboop import LegacyFormatError, read_roboop
+from robogui.io.legacy.robmat import read_mot
+from robogui.io.legacy.roboop import LegacyFormatError, read_roboop
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 from tests.samples import LEGACY_SAMPLES

@@ -15,8 +15,13 @@ import pytest
 
 from robogui.engine.files import atomic_write_text, remove_stale_temp_files
 from robogui.engine.trajectory.trajectory_io import TrajectoryFileError
-from robogui.io.robmat import read_mot
-from robogui.io.roboop import LegacyFormatError, LegacyFormatWarning, read_roboop, save_roboop
+from robogui.io.legacy.robmat import read_mot
+from robogui.io.legacy.roboop import (
+    LegacyFormatError,
+    LegacyFormatWarning,
+    read_roboop,
+    save_roboop,
+)
 from robogui.io.robotfile import RobotFileError, load_robot
 from robogui.session.motion.trajectories import load_trajectory_csv
 from robogui.session.teach.program import ProgramError

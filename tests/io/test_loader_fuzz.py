@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from robogui.engine.trajectory.trajectory_io import TrajectoryFileError
-from robogui.io.robmat import read_mot
-from robogui.io.roboop import LegacyFormatError, LegacyFormatWarning
+from robogui.io.legacy.robmat import read_mot
+from robogui.io.legacy.roboop import LegacyFormatError, LegacyFormatWarning
 from robogui.io.robotfile import RobotFileError, load_robot
 from robogui.session.motion.trajectories import load_trajectory_csv
 from robogui.session.teach.program_file import ProgramFileError, load_program

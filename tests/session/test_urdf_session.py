@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from robogui.io.urdf import load_urdf
+from robogui.io.ros.urdf import load_urdf
 from robogui.session.teach.compile import compile_program, max_joint_speeds
 from robogui.session.teach.program import Program
 from tests.urdf_files import UR5

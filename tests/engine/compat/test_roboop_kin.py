@@ -13,7 +13,7 @@ from robogui.engine.model.immobile import expand_q
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.engine.spatial.transforms import rotx
-from robogui.io.roboop import read_roboop
+from robogui.io.legacy.roboop import read_roboop
 from robogui.io.robotfile import robot_from_toml, robot_to_toml
 
 LEGACY = Path(__file__).parents[2] / "data" / "legacy"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from robogui.engine.spatial.transforms import rpy2tr, transl
-from robogui.io.urdf import load_urdf
+from robogui.io.ros.urdf import load_urdf
 from robogui.session.explain.dh_edit import cell_text, column_index, column_tip, edit_cell
 from tests.urdf_files import UR5
 

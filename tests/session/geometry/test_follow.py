@@ -8,7 +8,7 @@ import pinocchio as pin
 import pytest
 
 from robogui.engine.model.visual import Visual
-from robogui.io.urdf import load_urdf
+from robogui.io.ros.urdf import load_urdf
 from robogui.session.geometry.follow import (
     follow_placements,
     joint_values_from_frames,

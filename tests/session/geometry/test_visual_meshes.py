@@ -5,7 +5,7 @@ import numpy as np
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.engine.model.visual import Visual
-from robogui.io.urdf import load_urdf
+from robogui.io.ros.urdf import load_urdf
 from robogui.session.geometry.visual_meshes import decimate, load_visuals
 from tests.urdf_files import KR5, PACKAGES, PANDA
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.files import atomic_write_text
-from ..engine.spacelib.elbow import GripperMotion, elb_d_dh, elb_d_pa, elb_i_dh
+from ...engine.files import atomic_write_text
+from ...engine.spacelib.elbow import GripperMotion, elb_d_dh, elb_d_pa, elb_i_dh
 from .robmat import _read_text, _Stream, _tokens
 from .roboop import LegacyFormatError
 

@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine import bounds
-from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
-from ..engine.model.link import Link
-from ..engine.model.robot import Robot
-from ..engine.spacelib.chain import (
+from ...engine import bounds
+from ...engine.files import TextDecodeProblem, atomic_write_text, read_text
+from ...engine.model.link import Link
+from ...engine.model.robot import Robot
+from ...engine.spacelib.chain import (
     Chain,
     ChainMotion,
     chain_actions,
@@ -40,7 +40,7 @@ from ..engine.spacelib.chain import (
     chain_motion,
     joint_actions,
 )
-from ..engine.spacelib.matrices import jtoj, mtov
+from ...engine.spacelib.matrices import jtoj, mtov
 from .roboop import LegacyFormatError, LegacyFormatWarning
 
 __all__ = ["RobMatData", "RobMatMotion", "RobMatResult", "read_dat", "read_mot", "load_robmat_dat",
@@ -267,7 +267,7 @@ def load_robmat_dat(path, *, text: str | None = None) -> Robot:
             raise LegacyFormatError(
                 f"link {i + 1} has the SpaceLib lateral shift b = {b:g} with twist "
                 f"alfa = {alpha:g}, which a standard D-H Robot cannot hold (only a twist of "
-                "+-90 degrees can); use robogui.io.robmat.read_dat(...).chain (the matrix "
+                "+-90 degrees can); use robogui.io.legacy.robmat.read_dat(...).chain (the matrix "
                 "method) or the 'robogui robmat' command for this file", path)
         if b and along_y:
             warnings.warn(f"{path}: link {i + 1}: b = {b:g} at twist {alpha:g} leaves "

@@ -7,16 +7,16 @@ import pytest
 
 from robogui.cli import main
 from robogui.engine.spacelib.elbow import elb_d_dh, elb_d_pa, elb_i_dh, elbow_robot
-from robogui.io.elbow import (
+from robogui.io.legacy.elbow import (
     format_gripper_mot,
     read_elbow_dat,
     read_gripper_mot,
     read_guess,
     read_joint_mot,
 )
-from robogui.io.roboop import LegacyFormatError
+from robogui.io.legacy.roboop import LegacyFormatError
 
-DATA = Path(__file__).parents[1] / "data" / "legacy" / "elbow"
+DATA = Path(__file__).parents[2] / "data" / "legacy" / "elbow"
 L = [1.5, 0.8, 0.8, 0.2, 0.0, 0.2]
 # joint accelerations of JOINT.MOT (table 7.9); the law is 1/3-1/3-1/3 at constant
 # acceleration (7.6.3), so in its first third q = a t^2 / 2, qp = a t: the two printed

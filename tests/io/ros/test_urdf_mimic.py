@@ -13,10 +13,10 @@ import pytest
 
 from robogui.engine.model.robot import Robot
 from robogui.io.robotfile import RobotFileError
-from robogui.io.urdf import load_urdf
+from robogui.io.ros.urdf import load_urdf
 from tests.urdf_files import ERD
 
-ARM = Path(__file__).parents[1] / "data" / "mimic_arm.urdf"
+ARM = Path(__file__).parents[2] / "data" / "mimic_arm.urdf"
 PR2 = ERD / "pr2_description/urdf/pr2.urdf"
 # joint 3 follows joint 2: q3 = -2 q2 + 0.1
 E = np.array([[1.0, 0, 0], [0, 1, 0], [0, -2, 0], [0, 0, 1]])

@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 import pytest
 
-from robogui.io.srdf import find_srdf, read_group_states
-from robogui.io.urdf import load_urdf
+from robogui.io.ros.srdf import find_srdf, read_group_states
+from robogui.io.ros.urdf import load_urdf
 from robogui.session import initial_q
 from tests.urdf_files import ERD, PANDA, UR5
 

@@ -7,7 +7,7 @@ import pytest
 
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
-from robogui.io.roboop import (
+from robogui.io.legacy.roboop import (
     LegacyFormatError,
     LegacyFormatWarning,
     load_roboop,

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine import bounds
-from ..engine.files import TextDecodeProblem, atomic_write_text, read_text
-from ..engine.model.link import Link
-from ..engine.model.robot import Robot
-from .file_error import RobotFileError, _closest
+from ...engine import bounds
+from ...engine.files import TextDecodeProblem, atomic_write_text, read_text
+from ...engine.model.link import Link
+from ...engine.model.robot import Robot
+from ..file_error import RobotFileError, _closest
 
 __all__ = ["LegacyFormatError", "LegacyFormatWarning", "ConfFile", "parse_conf", "load_roboop",
            "read_roboop", "read_conf_text", "robot_to_conf", "save_roboop", "BASE_KEYS",
@@ -335,7 +335,7 @@ def read_roboop(path, robot_name: str | None = None, mdh: bool | None = None, *,
     if problems:
         raise LegacyFormatError(f"{problems[0]} (SI units; see docs/bounds.md)", path)
     if immobile:
-        from ..engine.model.immobile import lock_joints
+        from ...engine.model.immobile import lock_joints
 
         try:
             robot = lock_joints(robot, immobile)

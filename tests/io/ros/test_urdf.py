@@ -4,7 +4,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robogui.io.urdf import load_urdf, urdf_tips
+from robogui.io.ros.urdf import load_urdf, urdf_tips
 from tests.urdf_files import ARMS, IRB140, KR5, PACKAGES, PANDA, PUMA, UR5
 
 
@@ -13,7 +13,7 @@ def _pin_chain(path, tip, robot):
     if str(path).endswith(".xacro"):
         from lxml import etree
 
-        from robogui.io.urdf import read_urdf_xml
+        from robogui.io.ros.urdf import read_urdf_xml
 
         root, _ = read_urdf_xml(path, PACKAGES)
         full = pin.buildModelFromXML(etree.tostring(root).decode())

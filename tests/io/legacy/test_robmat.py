@@ -12,7 +12,7 @@ from robogui.engine.dynamics.dynamics import rne
 from robogui.engine.kinematics.jacobians import jacob0
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
-from robogui.io.robmat import (
+from robogui.io.legacy.robmat import (
     CSV_HEADER,
     LegacyFormatError,
     LegacyFormatWarning,

@@ -32,7 +32,7 @@ from robogui.engine.model.robot import Robot
 from robogui.engine.model.visual import Visual
 from robogui.engine.spatial.transforms import angvec2tr
 
-from .file_error import RobotFileError
+from ..file_error import RobotFileError
 from .packages import PackageResolver
 from .srdf import srdf_poses
 

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from robogui.io.file_error import RobotFileError
-from robogui.io.urdf import load_urdf, urdf_tips
+from robogui.io.ros.urdf import load_urdf, urdf_tips
 from tests.urdf_files import ERD
 
 FILES = sorted(ERD.rglob("*.urdf"))

@@ -7,7 +7,7 @@ URDF link frames are the robot's axis frames, so inertials and visual geometry a
 into them (geometry following an off-chain mimic joint gets that joint back).
 What URDF has no element for (motor inertia and gear ratio, asymmetric Coulomb
 friction, gravity, named poses) goes into a ``<robogui>`` element, which other URDF
-readers ignore and :func:`robogui.io.urdf.load_urdf` reads back.
+readers ignore and :func:`robogui.io.ros.urdf.load_urdf` reads back.
 """
 
 from __future__ import annotations
