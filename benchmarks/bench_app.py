@@ -13,7 +13,7 @@
 * MSAA: the view's multisample count. On hardware GL every frame is multisampled; on
   software GL (llvmpipe) frames that follow each other quickly, as in a drag, are
   single-sampled with smoothed lines and the frame after the scene settles is
-  multisampled (see robogui/app/gl_host.py); ``--every-frame`` also measures MSAA on
+  multisampled (see robogui/app/view/gl_host.py); ``--every-frame`` also measures MSAA on
   every frame, for comparison.
 """
 
@@ -60,9 +60,9 @@ def frame_rate(frames: int, readback: bool, samples: int, size=(1280, 800),
     """
     from PySide6 import QtCore, QtTest, QtWidgets
 
-    from robogui.app.joint_panel import JointPanel  # first: sets up PyOpenGL
-    from robogui.app.main_window import create_app
-    from robogui.app.view3d import RobotView
+    from robogui.app.panels.joint_panel import JointPanel  # first: sets up PyOpenGL
+    from robogui.app.shell.main_window import create_app
+    from robogui.app.view.view3d import RobotView
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 
@@ -140,8 +140,8 @@ def _window(k: int, size=(1600, 1000)):
     import numpy as np
     from PySide6 import QtCore, QtTest
 
-    from robogui.app.main_window import MainWindow, create_app
-    from robogui.app.settings import Settings
+    from robogui.app.shell.main_window import MainWindow, create_app
+    from robogui.app.shell.settings import Settings
     from robogui.engine.trajectory.trajectory import Trajectory
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
@@ -282,10 +282,10 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     import numpy as np
     from PySide6 import QtCore, QtGui, QtTest, QtWidgets
 
-    import robogui.app.handle as handle_mod
-    from robogui.app.handle import HandleController
-    from robogui.app.main_window import create_app
-    from robogui.app.view3d import RobotView
+    import robogui.app.interaction.handle as handle_mod
+    from robogui.app.interaction.handle import HandleController
+    from robogui.app.shell.main_window import create_app
+    from robogui.app.view.view3d import RobotView
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 
@@ -462,8 +462,8 @@ def main() -> None:
 
 
 def _renderer() -> str:
-    from robogui.app.main_window import create_app
-    from robogui.app.view3d import RobotView
+    from robogui.app.shell.main_window import create_app
+    from robogui.app.view.view3d import RobotView
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 

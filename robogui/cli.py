@@ -180,7 +180,7 @@ def _load(args) -> tuple[object, np.ndarray | None]:
 
 
 def _render(args) -> int:
-    from robogui.app.headless import configure_headless_gl
+    from robogui.app.view.headless import configure_headless_gl
     from robogui.io.video import video_kind
 
     robot, q = _load(args)
@@ -219,10 +219,10 @@ def _render(args) -> int:
     except RuntimeError as exc:
         raise SystemExit(f"robogui: {exc}") from None
     if headless:
-        from robogui.app.headless import quiet_qt_messages
+        from robogui.app.view.headless import quiet_qt_messages
 
         quiet_qt_messages()
-    from robogui.app import render  # Qt only from here on
+    from robogui.app.view import render  # Qt only from here on
 
     try:
         if motion is None:
@@ -300,7 +300,7 @@ def _gui(args) -> int:
     from robogui.session.session import Session
 
     session = Session(robot, q)
-    from robogui.app.main_window import run_app  # Qt only from here on
+    from robogui.app.shell.main_window import run_app  # Qt only from here on
 
     return run_app(session, screenshot=args.screenshot,
                    quit_after_screenshot=args.quit_after_screenshot,

@@ -117,7 +117,7 @@ def test_demo_opens_the_samples(monkeypatch):
         seen.update(kw, robot=session.robot.name)
         return 0
 
-    import robogui.app.main_window as mw
+    import robogui.app.shell.main_window as mw
 
     monkeypatch.setattr(mw, "run_app", fake_run_app)
     monkeypatch.setenv("DISPLAY", ":99")

@@ -57,7 +57,7 @@ def clock():
 
 @pytest.fixture
 def settings(tmp_path):
-    from robogui.app.settings import Settings
+    from robogui.app.shell.settings import Settings
 
     return Settings(QtCore.QSettings(str(tmp_path / "robogui.ini"),
                                      QtCore.QSettings.Format.IniFormat))
@@ -91,7 +91,7 @@ def errors():
 
 @pytest.fixture
 def window(qtbot, session, settings, errors):
-    from robogui.app.main_window import MainWindow
+    from robogui.app.shell.main_window import MainWindow
 
     win = MainWindow(session, settings=settings, error_presenter=errors, restore=False)
     qtbot.addWidget(win)

@@ -314,8 +314,8 @@ def test_close_disconnects(qtbot, session, plots):
 
 
 def test_ellipsoid_overlay(qtbot, session, puma):
-    from robogui.app.ellipsoid_item import EllipsoidOverlay
-    from robogui.app.view3d import RobotView
+    from robogui.app.view.ellipsoid_item import EllipsoidOverlay
+    from robogui.app.view.view3d import RobotView
     from robogui.session.explain.ellipse import ellipsoid_scale
 
     view = RobotView(session)

@@ -1,5 +1,8 @@
 """pyqtgraph plot panels: joint torques, manipulability and joint state along the
-trajectory (and a live manipulability strip chart), synchronised with the playhead."""
+trajectory (and a live manipulability strip chart), synchronised with the playhead.
+
+May import: widgets, the lower layers, and the app's base modules (style, bindings).
+"""
 
 from .base import PlotPanel
 from .docks import PlotDocks, install_plot_docks

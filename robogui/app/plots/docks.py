@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ..docking import dock_panel
+from ..widgets.docking import dock_panel
 from .joint_state_panel import JointStatePanel
 from .manipulability_panel import ManipulabilityPanel
 from .torque_panel import TorquePanel

@@ -4,6 +4,9 @@
 :class:`~robogui.session.teach.teach.TeachState`, the docks (Jog + Tool, Go to, Program),
 the timeline under the 3D view, ghost robots and the end-effector trail in the view,
 and the start-up offer to recover an autosaved program.
+
+May import: view (ghosts, renders), widgets, the lower layers, and the app's base modules
+(style, bindings, undo).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from PySide6 import QtCore, QtWidgets
 
 from robogui.session.teach.teach import TeachState
 
-from ..docking import dock_panel
+from ..widgets.docking import dock_panel
 from .ghosts import GhostLayer, TrailLayer
 from .jog_panel import JogPanel
 from .program_panel import ProgramPanel
@@ -130,7 +133,7 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
              "target": dock_panel(window, _scroll(target), "Go to", right),
              "program": dock_panel(window, _scroll(program), "Program", right)}
     # tabbed in one column: robogui's main window shows them as its Teach task
-    # (app/tasks.py), which lays them out and remembers where the user put them
+    # (app/shell/tasks.py), which lays them out and remembers where the user put them
     window.tabifyDockWidget(docks["jog"], docks["target"])
     window.tabifyDockWidget(docks["jog"], docks["program"])
     docks["jog"].raise_()

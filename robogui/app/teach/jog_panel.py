@@ -28,7 +28,7 @@ from robogui.session.teach.jog import (
 
 from .. import style, undo
 from ..bindings import Subscriptions
-from ..numeric_field import follow_units, unit_field
+from ..widgets.numeric_field import follow_units, unit_field
 
 __all__ = ["JogPanel", "JOG_KEYS", "AXIS_NAMES"]
 

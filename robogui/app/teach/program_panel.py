@@ -25,7 +25,7 @@ from robogui.session.teach.program import ProgramError
 
 from .. import style, undo
 from ..bindings import Subscriptions
-from ..numeric_field import NumberField
+from ..widgets.numeric_field import NumberField
 from .program_files import ProgramFileActions
 
 __all__ = ["ProgramPanel"]

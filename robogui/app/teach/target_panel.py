@@ -24,7 +24,7 @@ from robogui.session.teach.teach import Ghost
 
 from .. import style, undo
 from ..bindings import Subscriptions
-from ..numeric_field import NumberField, follow_units, unit_field
+from ..widgets.numeric_field import NumberField, follow_units, unit_field
 
 __all__ = ["TargetPanel"]
 

@@ -23,7 +23,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from robogui.session.motion.playback import SPEED_PRESETS
 
 from ..bindings import Subscriptions
-from ..numeric_field import NumberField
+from ..widgets.numeric_field import NumberField
 from .csv_loader import BACKGROUND_BYTES, BackgroundCsvLoad, ProgressRow
 from .export import (
     ImageSequenceExporter,

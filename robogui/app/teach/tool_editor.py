@@ -14,7 +14,7 @@ from robogui.session.teach.targets import pose_from_xyz_rpy, xyz_rpy_from_pose
 
 from .. import style, undo
 from ..bindings import Subscriptions
-from ..numeric_field import NumberField, follow_units, unit_field
+from ..widgets.numeric_field import NumberField, follow_units, unit_field
 
 __all__ = ["ToolEditor"]
 

@@ -3,7 +3,7 @@
 :class:`VideoExportDialog` asks for the file, the frame size, frames per second, the
 playback speed, the camera (the 3D view's current camera or a preset), the projection
 and the overlays (time, joint values, torque bars). :class:`VideoExporter` renders the
-frames off screen at the asked size (:class:`robogui.app.render.VideoJob`: a scene of
+frames off screen at the asked size (:class:`robogui.app.view.render.VideoJob`: a scene of
 its own, never the view's window or size), one frame per event-loop turn so the GUI
 stays responsive and the export can be cancelled, and feeds them to the encoder
 (:mod:`robogui.io.video`). The user's view, playhead and pose are not touched.
@@ -21,8 +21,8 @@ from robogui.io.video import open_video, video_kind
 from robogui.session.session import DisplayOptions
 from robogui.session.video import Overlays
 
-from ..render import VideoJob
-from ..view3d import CAMERA_PRESETS
+from ..view.render import VideoJob
+from ..view.view3d import CAMERA_PRESETS
 
 __all__ = ["VideoOptions", "VideoExporter", "VideoExportDialog", "CURRENT_VIEW"]
 
@@ -47,7 +47,7 @@ class VideoOptions:
 
 
 def view_camera(view) -> dict:
-    """The 3D view's camera as :class:`~robogui.app.render.FrameRenderer` takes it."""
+    """The 3D view's camera as :class:`~robogui.app.view.render.FrameRenderer` takes it."""
     o = view.opts
     c = o["center"]
     return {"azimuth": float(o["azimuth"]), "elevation": float(o["elevation"]),

@@ -12,7 +12,7 @@ For link i (1-based) between frames {i-1} and {i} (world poses from ``fkine_all`
 theta and d are the values at the current q (``q + offset`` for the joint variable).
 :func:`dh_annotations` returns, per link, the four parameters as polylines in world
 coordinates with a label position and text; the app draws them
-(:mod:`robogui.app.dh_frames_item`) and tests check the numbers here.
+(:mod:`robogui.app.view.dh_frames_item`) and tests check the numbers here.
 """
 
 from __future__ import annotations

@@ -1,0 +1,146 @@
+"""The fast GL path of the 3D view: the QOpenGLWindow host, its multisampling policy on
+software GL, the floor-plane shortcut and the batched robot item."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6 import QtGui
+
+from robogui.app import style
+from robogui.app.view import gl_host
+from robogui.app.view.gl_host import is_software_renderer, plane_covers_viewport
+from robogui.app.view.robot_mesh_item import PartMesh, RobotMeshItem, normal_matrices
+from robogui.app.view.view3d import RobotView
+
+
+def _mvp(eye, target, up=(0, 0, 1), fov=40.0, aspect=1.6, ortho=False) -> np.ndarray:
+    m = QtGui.QMatrix4x4()
+    if ortho:
+        m.ortho(-2 * aspect, 2 * aspect, -2, 2, 0.1, 100)
+    else:
+        m.perspective(fov, aspect, 0.1, 100)
+    v = QtGui.QMatrix4x4()
+    v.lookAt(QtGui.QVector3D(*eye), QtGui.QVector3D(*target), QtGui.QVector3D(*up))
+    return np.array((m * v).data(), float).reshape(4, 4).T
+
+
+def test_plane_covers_viewport():
+    lim = (-10.0, 10.0)
+    # looking down at a large floor: it fills the view
+    assert plane_covers_viewport(_mvp((0, 0, 5), (0, 0, 0), up=(0, 1, 0)), 0.0, lim, lim)
+    assert plane_covers_viewport(_mvp((0, 0, 5), (0, 0, 0), up=(0, 1, 0), ortho=True),
+                                 0.0, lim, lim)
+    # a small floor does not
+    assert not plane_covers_viewport(_mvp((0, 0, 5), (0, 0, 0), up=(0, 1, 0)), 0.0,
+                                     (-0.5, 0.5), (-0.5, 0.5))
+    # looking at the horizon: the sky is in view
+    assert not plane_covers_viewport(_mvp((0, -5, 1), (0, 0, 1)), 0.0, lim, lim)
+    # the floor above the camera, or behind it
+    assert not plane_covers_viewport(_mvp((0, 0, 5), (0, 0, 0), up=(0, 1, 0)), 6.0, lim, lim)
+    assert not plane_covers_viewport(_mvp((0, 0, 5), (0, 0, 10), up=(0, 1, 0)), 0.0, lim, lim)
+
+
+def test_software_renderer_names():
+    assert is_software_renderer("llvmpipe (LLVM 15.0.6, 256 bits)")
+    assert is_software_renderer("softpipe")
+    assert is_software_renderer("Mesa X11 swrast")
+    assert not is_software_renderer("NVIDIA GeForce RTX 3060/PCIe/SSE2")
+    assert not is_software_renderer("AMD Radeon RX 6800 (radeonsi, navi21, LLVM 15.0.6)")
+
+
+def test_normal_matrices_are_inverse_transposes():
+    rng = np.random.default_rng(1)
+    M = np.tile(np.eye(4), (3, 1, 1))
+    M[:, :3, :3] = rng.normal(size=(3, 3, 3))
+    M[2, :3, :3] = 0.0  # singular: zeros, not an error
+    N = normal_matrices(M)
+    for k in range(2):
+        assert N[k] @ M[k, :3, :3].T == pytest.approx(np.eye(3), abs=1e-9)
+    assert not N[2].any()
+
+
+def test_batched_item_draws_only_the_runs_of_shown_parts():
+    tri = (np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), np.array([[0, 1, 2]]))
+    quad = (np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float),
+            np.array([[0, 1, 2], [0, 2, 3]]))
+    parts = [PartMesh(*tri, (1, 0, 0, 1), shadow=True), PartMesh(*quad, (0, 1, 0, 1)),
+             PartMesh(*tri, (0, 0, 1, 1))]
+    item = RobotMeshItem(parts)
+    assert item._merged_runs(np.array([True, True, True])) == [(0, 12)]
+    assert item._merged_runs(np.array([True, False, True])) == [(0, 3), (9, 3)]
+    assert item._merged_runs(np.array([False, True, True])) == [(3, 9)]
+    assert item._merged_runs(np.array([False, False, False])) == []
+    with pytest.raises(ValueError, match="shape"):
+        item.set_matrices(np.zeros((2, 4, 4)))
+    with pytest.raises(ValueError, match="at least one"):
+        RobotMeshItem([])
+
+
+@pytest.fixture
+def view(qtbot, session):
+    v = RobotView(session)
+    qtbot.addWidget(v)
+    v.resize(640, 480)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def test_items_are_grouped_per_frame(view, session):
+    # one batched item per frame carrying parts, plus floor, grid and pedestal
+    frames = {p.frame for p in view._parts}
+    batches = [i for i in view.items if isinstance(i, RobotMeshItem)]
+    assert len(batches) == len(frames) + 1  # + the pedestal
+    for part in view._parts:
+        assert part.item.batch in batches
+        M = np.array(part.item.transform().data(), float).reshape(4, 4).T
+        assert M == pytest.approx(session.frames[part.frame] @ part.local, abs=1e-5)
+
+
+def test_skipping_a_floor_that_fills_the_view_changes_no_pixel(view, session, monkeypatch):
+    view.set_camera("top")
+    view.set_camera(distance=0.3 * view.opts["distance"])  # close: the floor fills the view
+    img = view.grab_array().astype(int)
+    assert view.scene._plane.skip
+    floor = np.array(style.rgba(style.FLOOR)[:3]) * 255
+    assert np.abs(img[2, 2] - floor).max() <= 2
+    monkeypatch.setattr("robogui.app.view.view3d.plane_covers_viewport", lambda *a: False)
+    drawn = view.grab_array().astype(int)
+    assert not view.scene._plane.skip
+    assert np.abs(img - drawn).max() <= 3
+
+
+def test_drag_frames_then_one_multisampled_frame_once_still(view, session, qtbot):
+    scene = view.scene
+    assert scene.renderer  # known once the window has a context
+    if not scene.software:  # hardware GL: every frame is multisampled
+        with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+            session.set_joint(1, 0.3)
+        assert scene.last_frame_multisampled
+        return
+    scene.settle_ms = 600  # generous: a loaded machine still counts these as a drag
+    for k in range(4):  # frames in quick succession, as in a slider drag
+        with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+            session.set_joint(1, 0.1 * k, changing=True)
+    assert not scene.last_frame_multisampled
+    # still: one more frame, multisampled, replaces the last one
+    qtbot.waitUntil(lambda: scene.last_frame_multisampled, timeout=5000)
+    # grabs (screenshots, exports) are always multisampled: edges differ from a
+    # single-sampled render, and only edges do
+    def arr(img):
+        img = img.convertToFormat(QtGui.QImage.Format.Format_RGB888)
+        h, w, bpl = img.height(), img.width(), img.bytesPerLine()
+        buf = np.frombuffer(img.constBits(), np.uint8, count=bpl * h).reshape(h, bpl)
+        return buf[:, :3 * w].reshape(h, w, 3).astype(int)
+
+    smooth, hard = arr(view.grab_image()), arr(scene.render_image(samples=0))
+    edge = np.abs(smooth - hard).max(axis=2) > 8
+    assert 50 < edge.sum() < 0.05 * edge.size
+
+
+def test_view_forwards_the_scene_interface(view):
+    assert view.items is view.scene.items and view.opts is view.scene.opts
+    assert gl_host.SceneContainer in type(view).__mro__
+    with pytest.raises(AttributeError):
+        view.no_such_attribute  # noqa: B018
