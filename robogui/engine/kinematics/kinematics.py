@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from ..checks import as_joint_array, check_finite_result
+from ..model.joint_model import link_matrices  # re-exported: the link transforms A_j(q)
 from ..model.mimic import coupled
 from .recursive import kinematics_kernel, use_recursive
 
@@ -300,57 +301,6 @@ def kernel_for(robot, what: str, batch: bool = False):
     kern.base, kern.tool = robot.base, robot.tool
     dh.kernels[(what, batch)] = kern
     return kern
-
-
-def link_matrices(links_or_robot, q2d: np.ndarray) -> np.ndarray:
-    """Link transforms ``A_j(q_j)`` for every sample and link: (m, n) -> (m, n, 4, 4).
-
-    ``q2d`` is taken as already checked. Accepts a Robot or a sequence of Links.
-    """
-    dh = getattr(links_or_robot, "dh_arrays", None)
-    if dh is None:
-        from ..model.dh_arrays import DHArrays
-
-        dh = DHArrays.from_links(list(links_or_robot))
-    q2d = np.asarray(q2d, dtype=np.float64)
-    if dh.general.any():
-        from ..model.joint_model import joint_models, model_link_matrices
-
-        jm = getattr(links_or_robot, "joint_models", None) or joint_models(links_or_robot)
-        return model_link_matrices(jm, q2d)
-    qo = dh.joint_values(q2d)
-    theta = np.where(dh.revolute, qo, dh.theta)
-    d = np.where(dh.revolute, dh.d, qo)
-    ct, st = np.cos(theta), np.sin(theta)
-    ca, sa, a = dh.cos_alpha, dh.sin_alpha, dh.a
-    m, n = q2d.shape
-    A = np.zeros((m, n, 4, 4))
-    A[..., 3, 3] = 1.0
-    if dh.mdh:  # one convention for every D-H link (a Robot checks it)
-        A[..., 0, 0] = ct
-        A[..., 0, 1] = -st
-        A[..., 0, 3] = a
-        A[..., 1, 0] = st * ca
-        A[..., 1, 1] = ct * ca
-        A[..., 1, 2] = -sa
-        A[..., 1, 3] = -sa * d
-        A[..., 2, 0] = st * sa
-        A[..., 2, 1] = ct * sa
-        A[..., 2, 2] = ca
-        A[..., 2, 3] = ca * d
-    else:
-        A[..., 0, 0] = ct
-        A[..., 0, 1] = -st * ca
-        A[..., 0, 2] = st * sa
-        A[..., 0, 3] = a * ct
-        A[..., 1, 0] = st
-        A[..., 1, 1] = ct * ca
-        A[..., 1, 2] = -ct * sa
-        A[..., 1, 3] = a * st
-        A[..., 2, 1] = sa
-        A[..., 2, 2] = ca
-        A[..., 2, 3] = d
-    return A
 
 
 def cos_sin(x: np.ndarray):

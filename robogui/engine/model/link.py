@@ -262,7 +262,7 @@ class Link:
 
         ``name`` is the argument name used in error messages.
         """
-        from ..kinematics.kinematics import link_matrices
+        from .joint_model import link_matrices
 
         want = "a scalar or shape (m,)"
         try:

@@ -6,6 +6,9 @@ Position matrices M, velocity W, acceleration H and screw-axis L matrices, inert
 ``dyn_eq`` and the serial-chain matrix method that Rob_Mat uses. Function names follow
 SpaceLib (snake_case); docs/spacelib.md has the mapping. Axes are named by
 ``X, Y, Z, U = 0, 1, 2, 3`` (SpaceLib's C numbering) or by the strings ``"x" "y" "z"``.
+
+May import: model (the Elbow robot as a Robot) and the engine's base modules (checks,
+bounds, files).
 """
 
 from .angles import (

@@ -21,7 +21,7 @@ import numpy as np
 from robogui.engine.kinematics.jacobians import jacob0
 from robogui.engine.kinematics.kinematics import fkine
 
-from ..teach.jog import task_mask
+from .arm_axes import task_mask
 
 __all__ = ["Workspace", "sample_workspace", "section_mask", "write_csv", "DEFAULT_SAMPLES"]
 

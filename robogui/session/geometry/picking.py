@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..teach.jog import _joint_axes
+from ..explain.arm_axes import _joint_axes
 
 __all__ = ["Ray", "Hit", "pixel_ray", "ray_cylinders", "ray_boxes", "pick", "joint_of_part",
            "joint_axes", "MeshPicker", "ray_triangles"]

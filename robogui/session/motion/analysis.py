@@ -44,6 +44,16 @@ SINGULARITY_FRACTION = 0.05
 COMPONENTS = ("gravity", "inertial", "coriolis", "friction")
 
 
+def mask_runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """Inclusive (start, end) index pairs of the runs of True in a 1-D mask."""
+    if not mask.any():
+        return []
+    edges = np.diff(np.concatenate([[0], mask.astype(np.int8), [0]]))
+    starts = np.flatnonzero(edges == 1)
+    ends = np.flatnonzero(edges == -1) - 1
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
 def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
                             asada: bool = True) -> dict[str, np.ndarray | None]:
     """Yoshikawa, inverse condition number and Asada measures for q (m, n): each (m,).
@@ -99,7 +109,7 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
 
 
 def _task_rows_mask(robot) -> np.ndarray:
-    from ..teach.jog import task_mask
+    from ..explain.arm_axes import task_mask
 
     return task_mask(robot)
 
@@ -219,13 +229,11 @@ def _frozen(a):
 
 
 def _peaks(t: np.ndarray, tau: np.ndarray, tau_max: np.ndarray) -> tuple[TorquePeak, ...]:
-    from ..teach.compile import _runs
-
     out = []
     for j in range(tau.shape[1]):
         if math.isnan(tau_max[j]):
             continue
-        for a, b in _runs(np.abs(tau[:, j]) > tau_max[j]):
+        for a, b in mask_runs(np.abs(tau[:, j]) > tau_max[j]):
             i = a + int(np.argmax(np.abs(tau[a:b + 1, j])))
             out.append(TorquePeak(j, i, float(t[i]), float(tau[i, j]), float(tau_max[j]),
                                   float(t[a]), float(t[b])))

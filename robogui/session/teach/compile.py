@@ -16,6 +16,7 @@ import numpy as np
 from robogui.engine.bounds import MAX_MOVE_TIME, MAX_SAMPLES, MIN_DT
 
 from ..explain.readout import joint_value_text
+from ..motion.analysis import mask_runs
 from .program import Move, Problem, Program, ProgramError
 
 __all__ = ["compile_program", "CompiledProgram", "Segment", "max_joint_speeds"]
@@ -128,16 +129,6 @@ def _value(robot, j: int, value: float, build) -> str:
     """Joint ``j``'s value for a message, in the units the build was asked for."""
     units = getattr(build, "units", ("deg", "mm"))
     return joint_value_text(robot.links[j].joint == "R", value, *units)
-
-
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    """Inclusive (start, end) index pairs of the runs of True in a 1-D mask."""
-    if not mask.any():
-        return []
-    edges = np.diff(np.concatenate([[0], mask.astype(np.int8), [0]]))
-    starts = np.flatnonzero(edges == 1)
-    ends = np.flatnonzero(edges == -1) - 1
-    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 class _Builder:
@@ -410,7 +401,7 @@ def _compile_linear(
     bad = ~ok | ~np.all(np.isfinite(q), axis=1)
     # unsolved samples: hold the last good configuration so the trajectory stays finite
     if bad.any():
-        for a, b in _runs(bad):
+        for a, b in mask_runs(bad):
             q[a : b + 1] = q[a - 1]
             frac = cart.info["s"]
             problems.append(
@@ -433,7 +424,7 @@ def _compile_linear(
     still = np.ptp(q, axis=0) < _STILL_JOINT_TOL
     q[:, still] = q_prev[still]
     step = np.abs(np.diff(q, axis=0)).max(axis=1)
-    for a, _ in _runs(step > jump_threshold):
+    for a, _ in mask_runs(step > jump_threshold):
         j = int(np.argmax(np.abs(q[a + 1] - q[a])))
         problems.append(
             Problem(

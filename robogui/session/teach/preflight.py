@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..explain.readout import joint_value_text
-from ..motion.analysis import TrajectoryAnalysis, analyze_trajectory
-from .compile import CompiledProgram, _runs, max_joint_speeds
+from ..motion.analysis import TrajectoryAnalysis, analyze_trajectory, mask_runs
+from .compile import CompiledProgram, max_joint_speeds
 from .jog import joint_label, singularity_info
 from .program import Problem
 
@@ -84,7 +84,7 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
     for j in range(robot.n):
         for side, mask, bound in (("upper", q[:, j] > lim[j, 1] + 1e-9, lim[j, 1]),
                                   ("lower", q[:, j] < lim[j, 0] - 1e-9, lim[j, 0])):
-            for a, b in _runs(mask):
+            for a, b in mask_runs(mask):
                 seg = q[a:b + 1, j]
                 i = a + int(np.argmax(np.abs(seg - bound)))
                 add(a, "error",
@@ -95,7 +95,7 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
 
     # closeness to singularities
     thr = analysis.threshold if singularity_threshold is None else float(singularity_threshold)
-    for a, b in _runs(analysis.yoshikawa < thr):
+    for a, b in mask_runs(analysis.yoshikawa < thr):
         i = a + int(np.argmin(analysis.yoshikawa[a:b + 1]))
         # which one, for Puma-like arms: "near a wrist singularity (axes 4 and 6 ...)"
         _kind, near = singularity_info(robot, q[i], angle_unit, length_unit)
@@ -108,7 +108,7 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
     vmax = max_joint_speeds(robot) if max_joint_speed is None else np.broadcast_to(
         np.asarray(max_joint_speed, dtype=float), (robot.n,))
     for j in range(robot.n):
-        for a, b in _runs(np.abs(qd[:, j]) > vmax[j] * (1 + 1e-9)):
+        for a, b in mask_runs(np.abs(qd[:, j]) > vmax[j] * (1 + 1e-9)):
             i = a + int(np.argmax(np.abs(qd[a:b + 1, j])))
             add(i, "warning",
                 f"{where(i)}: {joint_label(robot, j)} reaches "
