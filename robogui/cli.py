@@ -95,6 +95,9 @@ def _robot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--package-path", action="append", default=[], metavar="DIR|NAME=DIR",
                    help="URDF/xacro: where package://NAME and $(find NAME) are (repeatable; "
                         "searched after the file's ancestor folders, before ROS_PACKAGE_PATH)")
+    p.add_argument("--xacro-arg", action="append", default=[], metavar="NAME:=VALUE",
+                   help="xacro: the value of $(arg NAME) (repeatable), e.g. "
+                        "--xacro-arg ur_type:=ur5e")
     p.add_argument("--view", choices=VIEWS, default="iso", help="camera preset (default iso)")
 
 
@@ -166,11 +169,13 @@ def _load(args) -> tuple[object, np.ndarray | None]:
     from robogui.io.robotfile import RobotFileError, load_robot
 
     try:
-        from robogui.io.ros.urdf import set_package_path
+        from robogui.io.ros.urdf import set_package_path, set_xacro_args
+        from robogui.io.ros.xacro_expand import parse_xacro_args
 
         set_package_path(args.package_path)  # also for robots opened later in the app
+        set_xacro_args(parse_xacro_args(args.xacro_arg))
         robot = load_robot(args.robot, tip=args.tip)
-    except (RobotFileError, OSError) as exc:
+    except (RobotFileError, OSError, ValueError) as exc:
         raise SystemExit(f"robogui: {exc}") from None
     try:
         q = parse_q(robot, args.q, args.deg)

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from .guarded_open import check_regular, read_guarded
+
 __all__ = ["atomic_write_text", "atomic_write_bytes", "decode_text", "read_text",
            "remove_stale_temp_files", "TextDecodeProblem"]
 
@@ -146,8 +148,8 @@ def read_text(path, max_bytes: int) -> str:
     """Read and :func:`decode_text` a file of at most ``max_bytes`` bytes. Raises OSError
     when it cannot be read, :class:`TextDecodeProblem` when too big or not text."""
     path = Path(path)
-    size = os.stat(path).st_size
+    size = check_regular(path).st_size  # a FIFO or device is refused before any read
     if size > max_bytes:
         raise TextDecodeProblem(f"the file is {size / 2**20:.1f} MiB, more than the "
                                 f"{max_bytes / 2**20:.0f} MiB this kind of file may have")
-    return decode_text(path.read_bytes())
+    return decode_text(read_guarded(path, max_bytes))

@@ -383,7 +383,7 @@ LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Ro
 
 
 def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
-               package_path=None) -> Robot:
+               package_path=None, xacro_args=None) -> Robot:
     """Load a robot from the library by name, or from a file by path.
 
     A string without a path separator and without a known suffix is a library name
@@ -391,7 +391,8 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
     robogui's TOML files, ROBOOP ``.conf`` and SpaceLib Rob_Mat ``.DAT`` files load too
     (see docs/legacy-formats.md). URDF ``.urdf`` and xacro ``.xacro`` files give the
     chain from the root link to ``tip`` (default: see :func:`robogui.io.ros.urdf.load_urdf`);
-    ``package_path`` adds folders for ``package://`` names.
+    ``package_path`` adds folders for ``package://`` names; ``xacro_args`` (a dict NAME ->
+    VALUE) gives a xacro's ``$(arg NAME)``.
     Parsed files are cached by (path, modification time, size), and a Robot is immutable,
     so loading the same file twice is cheap and returns equal robots.
 
@@ -411,7 +412,9 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
     if suffix in (".urdf", ".xacro"):
         from .ros.urdf import load_urdf
 
-        return load_urdf(path, tip=tip, package_path=package_path)
+        return load_urdf(path, tip=tip, package_path=package_path, xacro_args=xacro_args)
+    if xacro_args:
+        raise RobotFileError("xacro_args= applies to xacro files only", path)
     if tip is not None:
         raise RobotFileError("tip= applies to URDF and xacro files only", path)
     if suffix == ".conf":

@@ -73,6 +73,33 @@ class PackageResolver:
 
         return search
 
+    @property
+    def tree(self) -> Path | None:
+        """The robot's folder tree: the file's folder, or the ROS package holding it (the
+        nearest of its three closest ancestors with a package.xml), so that a URDF in
+        ``urdf/`` reaches ``../meshes``."""
+        if self.file is None:
+            return None
+        for p in list(self.file.parents)[:_DEPTH + 1]:
+            if (p / "package.xml").is_file():
+                return p
+        return self.file.parent
+
+    def allowed_roots(self) -> list[Path]:
+        """Folders a file of this robot may be read from: its folder tree, the packages
+        found so far, and the folders the user gave (``--package-path``,
+        ``ROS_PACKAGE_PATH``)."""
+        out = [] if self.tree is None else [self.tree]
+        out += list(self.mapping.values()) + self.roots
+        ancestors = [] if self.file is None else list(self.file.parents)
+        for p in self._cache.values():
+            # a package found among the file's ancestors counts when it is one (it has a
+            # package.xml) or is close above the file: never /home for package://home/...
+            if p is not None and (p not in ancestors or ancestors.index(p) < _DEPTH + 1
+                                  or (p / "package.xml").is_file()):
+                out.append(p)
+        return out
+
     def resolve(self, uri: str) -> Path | None:
         """A local path for ``package://``, ``file://`` or a relative path; None when the
         package is unknown."""

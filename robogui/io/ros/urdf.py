@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 import os
-import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from robogui.engine.guarded_open import read_guarded
+from robogui.engine.limits import limits
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.engine.model.visual import Visual
@@ -35,62 +36,39 @@ from robogui.engine.spatial.transforms import angvec2tr
 from ..file_error import RobotFileError
 from .packages import PackageResolver
 from .srdf import srdf_poses
+from .xacro_expand import expand_xacro
 
-__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "URDF_SUFFIXES"]
+__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "set_xacro_args",
+           "URDF_SUFFIXES"]
 
 URDF_SUFFIXES = (".urdf", ".xacro")
 MOVING = ("revolute", "continuous", "prismatic")
 KNOWN = (*MOVING, "fixed", "floating", "planar")
 
-_XACRO_LOCK = threading.Lock()
-
-
 # -- reading the XML -------------------------------------------------------------------
-def _xacro_text(path: Path, resolver: PackageResolver) -> str:
-    import xacro
-    import xacro.substitution_args as subst
-
-    missing: list[str] = []
-
-    def find(pkg: str) -> str:
-        found = resolver.find(pkg)
-        if found is None:
-            missing.append(pkg)
-            raise LookupError(pkg)
-        return str(found)
-
-    with _XACRO_LOCK:  # xacro keeps module-level state
-        saved = subst._eval_find
-        subst._eval_find = find
-        try:
-            doc = xacro.process_file(str(path))
-        except Exception as exc:  # xacro raises many kinds; all mean "cannot expand"
-            if missing:
-                raise RobotFileError(
-                    f"xacro: $(find {missing[0]}): no package {missing[0]!r} (give its folder "
-                    "with --package-path NAME=DIR or ROS_PACKAGE_PATH)", path) from None
-            raise RobotFileError(f"xacro could not expand the file: {exc}", path) from None
-        finally:
-            subst._eval_find = saved
-    return doc.toxml()
-
-
-def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = ()):
-    """The checked lxml root of a URDF (or expanded xacro) file."""
+def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = (),
+                  xacro_args: Mapping[str, str] | None = None):
+    """The checked lxml root of a URDF (or expanded xacro) file, and its package resolver.
+    The file is read through the guarded opener; a xacro expands with ``xacro_args`` and
+    never runs code (:mod:`.xacro_expand`)."""
     from lxml import etree
 
     path = Path(path)
     resolver = PackageResolver(path, package_path)
     try:
-        raw = path.read_bytes()
+        raw = read_guarded(path, limits().xml_bytes)
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
     if not raw.strip():
         raise RobotFileError("the file is empty", path)
+    if b"<!ENTITY" in raw or b"<!entity" in raw:
+        raise RobotFileError("XML entity declarations (<!ENTITY>) are not allowed in a robot "
+                             "file", path)
     if path.suffix.lower() == ".xacro":
-        raw = _xacro_text(path, resolver).encode()
+        raw = expand_xacro(path, resolver, resolver.allowed_roots(), xacro_args).encode()
     try:
-        root = etree.fromstring(raw, etree.XMLParser(remove_blank_text=True))
+        root = etree.fromstring(raw, etree.XMLParser(
+            remove_blank_text=True, resolve_entities=False, no_network=True))
     except etree.XMLSyntaxError as exc:
         raise RobotFileError(f"not valid XML ({exc})", path) from None
     if root.tag != "robot":
@@ -146,10 +124,10 @@ def _check_numbers(root, path: Path) -> None:
                                          path) from None
 
 
-def _parse(path: Path, package_path):
+def _parse(path: Path, package_path, xacro_args=None):
     import yourdfpy
 
-    root, resolver = read_urdf_xml(path, package_path)
+    root, resolver = read_urdf_xml(path, package_path, xacro_args)
     try:
         model = yourdfpy.URDF._parse_robot(xml_element=root)
     except KeyError as exc:  # yourdfpy reads a required attribute that is not there
@@ -278,12 +256,15 @@ def _rest_value(j) -> float:
     return 0.0
 
 
-def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] | None = None) -> list[str]:
+def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] | None = None,
+              xacro_args: Mapping[str, str] | None = None) -> list[str]:
     """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist)."""
     path = Path(path)
     if package_path is None:
         package_path = list(_package_path)
-    _, model, _ = _parse(path, package_path)
+    if xacro_args is None:
+        xacro_args = dict(_xacro_args)
+    _, model, _ = _parse(path, package_path, xacro_args)
     return _Tree(model, path).tips()
 
 
@@ -498,7 +479,10 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     # qz is the zero pose within the limits (the Panda's joint 4 stops short of 0), then
     # the named poses of an SRDF beside the file (MoveIt's group states), in the limits
     # the robot ended up with; the file's own robogui poses win over them
-    qz = robot.clip_q(poses.pop("qz"))
+    try:
+        qz = robot.clip_q(poses.pop("qz"))
+    except ValueError as exc:  # e.g. a prismatic joint without travel limits
+        raise RobotFileError(f"chain {tree.root} -> {tip}: {exc}", path) from None
     named = srdf_poses(path, model.name, [L.name for L in robot.links], robot.qlim)
     if named or qz.any():
         robot = robot.replace(poses={"qz": qz, **named, **poses})
@@ -534,6 +518,7 @@ def _chain_leader(tree, j, chain, path: Path):
 
 _cache: dict = {}
 _package_path: list[str] = []
+_xacro_args: dict[str, str] = {}
 
 
 def set_package_path(paths: Sequence[str]) -> None:
@@ -542,14 +527,24 @@ def set_package_path(paths: Sequence[str]) -> None:
     _package_path[:] = [str(p) for p in paths]
 
 
+def set_xacro_args(args: Mapping[str, str]) -> None:
+    """xacro arguments (NAME -> VALUE) for every later load without explicit
+    ``xacro_args`` (the command line's ``--xacro-arg NAME:=VALUE``)."""
+    _xacro_args.clear()
+    _xacro_args.update({str(k): str(v) for k, v in args.items()})
+
+
 def load_urdf(path: str | os.PathLike, tip: str | None = None,
-              package_path: Sequence[str] | str | None = None) -> Robot:
+              package_path: Sequence[str] | str | None = None,
+              xacro_args: Mapping[str, str] | None = None) -> Robot:
     """The serial chain of a URDF or xacro file from its root link to ``tip``.
 
     ``tip`` None: the only leaf reached through the most moving (non-mimic) joints;
     several such leaves raise RobotFileError listing them. ``package_path``: extra
     folders (or ``NAME=DIR`` mappings) for ``package://`` and ``$(find)``, searched
-    after the file's ancestor folders and before ``ROS_PACKAGE_PATH``.
+    after the file's ancestor folders and before ``ROS_PACKAGE_PATH``. ``xacro_args``:
+    values of the xacro's ``$(arg NAME)`` (an argument the file needs and nobody gave is
+    an error naming it).
     """
     path = Path(path)
     if package_path is None:
@@ -560,12 +555,16 @@ def load_urdf(path: str | os.PathLike, tip: str | None = None,
         st = path.stat()
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
+    if xacro_args is None:
+        xacro_args = dict(_xacro_args)
+    xacro_args = {str(k): str(v) for k, v in xacro_args.items()}
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size, tip, tuple(package_path),
-           os.environ.get("ROS_PACKAGE_PATH", ""))
+           os.environ.get("ROS_PACKAGE_PATH", ""), tuple(sorted(xacro_args.items())),
+           limits())
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    root, model, resolver = _parse(path, package_path)
+    root, model, resolver = _parse(path, package_path, xacro_args)
     robot = _build(path, root, model, resolver, tip)
     _cache[key] = robot
     return robot
