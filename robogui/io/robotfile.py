@@ -24,6 +24,7 @@ import numpy as np
 
 from ..engine import bounds
 from ..engine.files import TextDecodeProblem, atomic_write_text, decode_text
+from ..engine.guarded_open import check_regular, read_guarded
 from ..engine.model.link import Link, inertia_vector
 from ..engine.model.robot import Robot
 from ..engine.spatial.transforms import rpy2r, tr2rpy
@@ -426,7 +427,7 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
 
         return load_robmat_dat(path)
     try:
-        stat = path.stat()
+        stat = check_regular(path)
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
     key = str(path.resolve())
@@ -438,7 +439,7 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
         raise RobotFileError(f"the file is {stat.st_size / 2**20:.1f} MiB; a robot file is at "
                              f"most {bounds.MAX_FILE_BYTES // 2**20} MiB", path)
     try:
-        raw = path.read_bytes()
+        raw = read_guarded(path, bounds.MAX_FILE_BYTES)  # regular file, never blocks
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
     robot = robot_from_toml(raw, str(path))

@@ -46,6 +46,8 @@ class Visual:
     rgba: tuple | None = None
     link: str = ""
     follow: tuple = ()
+    problem: str = ""
+    roots: tuple = ()
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -32,13 +32,20 @@ def find_srdf(urdf: str | Path, robot_name: str | None = None) -> Path | None:
     """The SRDF beside ``urdf`` (see the module docstring), or None."""
     urdf = Path(urdf)
     stem = urdf.name.split(".")[0]  # arm.urdf.xacro -> arm
-    names = [f"{stem}.srdf"] + ([f"{robot_name}.srdf"] if robot_name else [])
+    # the robot's name is the file's to choose: used only as a plain file name (a name
+    # with a '/' or '..', or too long for the file system, is not looked up)
+    usable = bool(robot_name) and len(robot_name) <= 200 and "/" not in robot_name and \
+        "\\" not in robot_name and not robot_name.startswith(".") and "\0" not in robot_name
+    names = [f"{stem}.srdf"] + ([f"{robot_name}.srdf"] if usable else [])
     here = urdf.parent
     for folder in (here, here.parent / "srdf", here.parent / "config"):
         for name in names:
             cand = folder / name
-            if cand.is_file():
-                return cand
+            try:
+                if cand.is_file():
+                    return cand
+            except OSError:  # a name the file system cannot hold
+                continue
     return None
 
 
@@ -50,10 +57,10 @@ def read_group_states(path: str | Path) -> list[tuple[str, dict[str, float]]]:
     """
     from lxml import etree
 
+    from robogui.engine.guarded_open import read_guarded
+
     path = Path(path)
-    raw = path.read_bytes()
-    if len(raw) > _MAX_BYTES:
-        raise ValueError(f"{len(raw)} bytes: larger than any SRDF ({_MAX_BYTES} bytes)")
+    raw = read_guarded(path, _MAX_BYTES)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
     try:
         root = etree.fromstring(raw, parser)

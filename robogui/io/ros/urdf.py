@@ -26,7 +26,13 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine.guarded_open import read_guarded
+from robogui.engine.guarded_open import (
+    RefusedFile,
+    check_regular,
+    confine,
+    read_guarded,
+    refuse_url,
+)
 from robogui.engine.limits import limits
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
@@ -36,6 +42,7 @@ from robogui.engine.spatial.transforms import angvec2tr
 from ..file_error import RobotFileError
 from .packages import PackageResolver
 from .srdf import srdf_poses
+from .urdf_checks import check_urdf
 from .xacro_expand import expand_xacro
 
 __all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "set_xacro_args",
@@ -94,34 +101,8 @@ def read_urdf_xml(path: str | os.PathLike, package_path: Sequence[str] = (),
     for k in root.findall("link"):
         if k.get("name") is None:
             raise RobotFileError("a <link> has no name", path)
-    _check_numbers(root, path)
+    resolver.dropped = check_urdf(root, path)  # (link, why) of <visual>s taken out
     return root, resolver
-
-
-# the attributes URDF defines as numbers (one, or a list), by element
-_NUMERIC = {"origin": ("xyz", "rpy"), "axis": ("xyz",), "mass": ("value",),
-            "inertia": ("ixx", "ixy", "ixz", "iyy", "iyz", "izz"),
-            "limit": ("lower", "upper", "effort", "velocity"),
-            "dynamics": ("damping", "friction"), "mimic": ("multiplier", "offset"),
-            "box": ("size",), "cylinder": ("radius", "length"), "sphere": ("radius",),
-            "mesh": ("scale",)}
-
-
-def _check_numbers(root, path: Path) -> None:
-    """Every numeric attribute of a joint or link holds numbers, else the error names the
-    element and the text (yourdfpy's own message names neither)."""
-    for owner in (*root.findall("joint"), *root.findall("link")):
-        for el in owner.iter(*_NUMERIC):
-            for attr in _NUMERIC[el.tag]:
-                text = el.get(attr)
-                if text is None:
-                    continue
-                try:
-                    [float(v) for v in text.split()]
-                except ValueError:
-                    raise RobotFileError(f"<{owner.tag} name={owner.get('name')!r}> <{el.tag} "
-                                         f"{attr}>: {text!r} is not a list of numbers",
-                                         path) from None
 
 
 def _parse(path: Path, package_path, xacro_args=None):
@@ -319,12 +300,14 @@ def _visuals(link, T: np.ndarray, frame: int, resolver, materials,
         rgba = _color(vis, materials)
         if g.mesh is not None:
             uri = g.mesh.filename
-            local = resolver.resolve(uri)
+            local, problem = _mesh_path(uri, resolver)
             sc = g.mesh.scale
             scale = (1.0, 1.0, 1.0) if sc is None else tuple(
-                float(x) for x in np.broadcast_to(np.asarray(sc, float), (3,)))
+                float(x) for x in np.broadcast_to(np.asarray(sc, float).ravel(), (3,)))
             out.append(Visual(frame, "mesh", P, filename=str(local) if local else uri,
-                              uri=uri, scale=scale, rgba=rgba, link=link.name, follow=follow))
+                              uri=uri, scale=scale, rgba=rgba, link=link.name, follow=follow,
+                              problem=problem,
+                              roots=tuple(str(r) for r in resolver.allowed_roots())))
         elif g.box is not None:
             out.append(Visual(frame, "box", P, size=tuple(float(x) for x in g.box.size),
                               rgba=rgba, link=link.name, follow=follow))
@@ -335,6 +318,20 @@ def _visuals(link, T: np.ndarray, frame: int, resolver, materials,
             out.append(Visual(frame, "sphere", P, size=(float(g.sphere.radius),),
                               rgba=rgba, link=link.name, follow=follow))
     return out
+
+
+def _mesh_path(uri: str, resolver) -> tuple[Path | None, str]:
+    """(local path, "") of a mesh reference inside the robot's folders, or (None, why
+    it is refused): a URL, a path out of the folders, a package nobody gave."""
+    try:
+        if not uri.startswith(("package://", "file://")):  # file:// only inside the folders
+            refuse_url(uri)
+        local = resolver.resolve(uri)
+        if local is None:
+            return None, "no such package (give its folder with --package-path NAME=DIR)"
+        return confine(local, resolver.allowed_roots()), ""
+    except RefusedFile as exc:
+        return None, exc.strerror
 
 
 # -- the robot --------------------------------------------------------------------------
@@ -457,6 +454,10 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
             visuals += _visuals(tree.links[name], R, b, resolver, materials, follow)
         else:
             visuals += _visuals(tree.links[name], T, b, resolver, materials)
+    for name, why in getattr(resolver, "dropped", ()):
+        if name in body:
+            visuals.append(Visual(body[name][0], "mesh", np.eye(4), link=name,
+                                  problem=f"a <visual> dropped: {why}"))
     links = []
     for k, j in enumerate(moving):
         # origin: from the previous body frame (or root) to the joint, fixed joints folded
@@ -552,7 +553,7 @@ def load_urdf(path: str | os.PathLike, tip: str | None = None,
     if isinstance(package_path, (str, os.PathLike)):
         package_path = [str(package_path)]
     try:
-        st = path.stat()
+        st = check_regular(path)  # a FIFO or device: its own reason, never a read
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
     if xacro_args is None:

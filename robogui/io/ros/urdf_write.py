@@ -112,6 +112,8 @@ def _add_visuals(robot, links, names, ylinks, yjoints) -> dict:
     by_name = {L.name: L for L in ylinks}
     follows, extra = {}, {}
     for k, v in enumerate(getattr(robot, "visuals", ()) or ()):
+        if getattr(v, "problem", "") and not v.uri:
+            continue  # geometry the file got wrong (dropped with a warning): not written
         f = v.frame
         # URDF link f is the robot's frame f without the previous body's post
         to_link = links[f - 1].post if f >= 1 else np.eye(4)

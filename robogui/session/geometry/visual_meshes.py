@@ -19,6 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from robogui.engine.limits import limits
+
+from .mesh_guard import MeshRefused, check_vertices, load_mesh_guarded
+
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
 #: triangles per robot above which meshes are decimated: the Panda's 135,000 become about
@@ -86,18 +90,18 @@ _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _read_mesh(path: str):
+def _read_mesh(path: str, roots: tuple = ()):
     """(vertices, faces, colors) of a mesh file, scene transforms and material colours
-    applied; cached."""
+    applied; cached. Read through :mod:`.mesh_guard` inside the folders ``roots``."""
     import trimesh
 
     st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size)
+    key = (path, st.st_mtime_ns, st.st_size, roots, limits())
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-    loaded = trimesh.load(path, process=False)
+    loaded = load_mesh_guarded(path, roots)
     if isinstance(loaded, trimesh.Scene):
         parts = []
         for name in loaded.graph.nodes_geometry:
@@ -170,17 +174,22 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     raw = []
     for v in robot.visuals:
         try:
+            if getattr(v, "problem", ""):
+                raise MeshRefused(v.problem)
             if v.kind == "mesh":
-                if not os.path.isfile(v.filename):
+                if not os.path.lexists(v.filename):
                     raise FileNotFoundError("not found")
-                verts, faces, cols = _read_mesh(v.filename)
+                verts, faces, cols = _read_mesh(v.filename, tuple(getattr(v, "roots", ())))
                 verts = verts * np.asarray(v.scale, np.float32)
             else:
                 verts, faces, cols = _primitive(v)
+            check_vertices(verts)
         except Exception as exc:  # any reader error: warn and draw a stick instead
             what = v.uri or v.filename or v.kind
-            out.warnings.append(f"link {v.link!r}: cannot load mesh {what} "
-                                f"({getattr(exc, 'strerror', None) or exc})")
+            why = str(getattr(exc, "strerror", None) or exc)
+            why = why if len(why) <= 300 else why[:297] + "..."
+            out.warnings.append(f"link {str(v.link)[:80]!r}: cannot load mesh {str(what)[:200]} "
+                                f"({why})")
             out.missing_frames.add(v.frame)
             continue
         raw.append((v, verts, faces, cols))

@@ -34,13 +34,13 @@ CASES = {
     "planar": (_robot(LINKS + GOOD_JOINT.replace("revolute", "planar")),
                r"<joint name='j1'> on the chain.*planar"),
     "nan_origin": (_robot(LINKS + GOOD_JOINT.replace('xyz="0 0 0.1"', 'xyz="0 nan 0.1"')),
-                   r"<joint name='j1'>: <origin> has a non-finite value"),
+                   r"<joint name='j1'> <origin xyz>: nan is not a finite number"),
     "zero_axis": (_robot(LINKS + GOOD_JOINT.replace('axis xyz="0 0 1"', 'axis xyz="0 0 0"')),
                   r"<joint name='j1'>: <axis xyz> must be a non-zero"),
     "negative_mass": (_robot('<link name="a"/><link name="b"><inertial><mass value="-2"/>'
                              '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
                              '</inertial></link>' + GOOD_JOINT),
-                      r"<link name='b'>: <mass value> must be a finite number >= 0, got -2"),
+                      r"<link name='b'> <inertial> <mass value>: -2 is outside the bounds \[0, "),
     "unknown_link": (_robot('<link name="a"/>' + GOOD_JOINT),
                      r"<joint name='j1'> refers to link 'b'"),
     "not_robot": ("<?xml version='1.0'?><sdf/>", r"root element is <sdf>"),

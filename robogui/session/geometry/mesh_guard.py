@@ -1,0 +1,151 @@
+"""Reading one mesh file from the internet with bounded work (issue 23 items 2 and 3).
+
+The bytes come through the guarded opener (a regular file inside the robot's folders, of
+at most the mesh size limit); before trimesh allocates anything, the triangle count the
+file declares (binary STL, PLY headers) or can hold (OBJ, ASCII STL: by its lines) is
+checked against the triangle limit, and a compressed mesh (zip, zae) against the size its
+members inflate to. Files a mesh references (OBJ materials, DAE and glTF textures and
+buffers) are read through the same opener, confined to the same folders.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from robogui.engine import bounds
+from robogui.engine.guarded_open import RefusedFile, read_guarded
+from robogui.engine.limits import ENV, limits
+
+__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices"]
+
+
+class MeshRefused(ValueError):
+    """A mesh past a limit or with bad numbers; the message names the limit."""
+
+
+def _tri_limit_msg(n: int, what: str = "declares") -> str:
+    cap = limits().triangles
+    return (f"the mesh {what} {n:,} triangles, more than the limit of {cap:,} (raise it "
+            f"with {ENV['triangles']}=N)")
+
+
+def _check_counts(raw: bytes, suffix: str) -> None:
+    cap = limits().triangles
+    if suffix == ".stl":
+        if raw[:5].lower() == b"solid" and b"facet" in raw[:4096]:
+            n = raw.count(b"facet normal")
+            if n > cap:
+                raise MeshRefused(_tri_limit_msg(n, "holds"))
+            return
+        if len(raw) < 84:
+            raise MeshRefused("a binary STL shorter than its 84-byte header")
+        n = struct.unpack("<I", raw[80:84])[0]
+        if n > cap:
+            raise MeshRefused(_tri_limit_msg(n))
+        if 84 + 50 * n != len(raw):
+            raise MeshRefused(f"the binary STL declares {n:,} triangles but holds "
+                              f"{(len(raw) - 84) // 50:,}")
+    elif suffix == ".ply":
+        head = raw[:65536].split(b"end_header", 1)[0].decode("latin-1")
+        for kind, count in re.findall(r"element\s+(\w+)\s+(\d+)", head):
+            if int(count) > 3 * cap:
+                raise MeshRefused(f"the PLY declares {int(count):,} {kind}s, more than the "
+                                  f"limit allows ({ENV['triangles']})")
+    elif suffix == ".obj":
+        n = raw.count(b"\nf ")
+        if n > cap:
+            raise MeshRefused(_tri_limit_msg(n, "holds"))
+
+
+def _check_zip(raw: bytes) -> None:
+    cap = limits().mesh_bytes
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as z:
+            total = sum(i.file_size for i in z.infolist())
+    except zipfile.BadZipFile as exc:
+        raise MeshRefused(f"not a readable zip archive ({exc})") from None
+    if total > cap:
+        raise MeshRefused(f"the archive inflates to {total / 2**20:,.0f} MiB, more than the "
+                          f"limit of {cap / 2**20:.0f} MiB (raise it with "
+                          f"{ENV['mesh_bytes']}=MIB)")
+
+
+def _resolver(folder: Path, roots):
+    """A trimesh resolver reading through the guarded opener."""
+    from trimesh.resolvers import Resolver
+
+    class _Guarded(_Resolver, Resolver):
+        pass
+
+    return _Guarded(folder, roots)
+
+
+class _Resolver:
+    """trimesh's resolver protocol (get, namespaced, keys), reading guarded."""
+
+    def __init__(self, folder: Path, roots):
+        self.parent = folder
+        self.roots = roots
+
+    def get(self, name: str) -> bytes:
+        path = (self.parent / str(name).replace("\\", "/")).absolute()
+        return read_guarded(path, limits().mesh_bytes, self.roots)
+
+    def write(self, name, data):  # trimesh never needs it for loading
+        raise RefusedFile("mesh resources are read only", name)
+
+    def namespaced(self, namespace: str):
+        return _resolver(self.parent / namespace, self.roots)
+
+    def keys(self):
+        return iter(())
+
+
+def load_mesh_guarded(path: str, roots=()):
+    """trimesh's Trimesh or Scene of the mesh file ``path``, read inside the folders
+    ``roots`` (empty: the mesh's own folder). Raises RefusedFile (an OSError) for a path
+    refused, MeshRefused past a limit, and trimesh's own errors for a broken file."""
+    import trimesh
+
+    lim = limits()
+    path = Path(path)
+    roots = tuple(roots) or (str(path.parent),)
+    suffix = path.suffix.lower()
+    start = time.monotonic()
+    raw = read_guarded(path, lim.mesh_bytes, roots)
+    _check_counts(raw, suffix)
+    if suffix in (".zip", ".zae"):
+        _check_zip(raw)
+    kind = suffix.lstrip(".")
+    loaded = trimesh.load(io.BytesIO(raw), file_type=kind, process=False,
+                          resolver=_resolver(path.parent, roots))
+    geoms = loaded.geometry.values() if isinstance(loaded, trimesh.Scene) else [loaded]
+    n = sum(len(getattr(g, "faces", ())) for g in geoms)
+    if n > lim.triangles:
+        raise MeshRefused(_tri_limit_msg(n, "holds"))
+    took = time.monotonic() - start
+    if took > lim.seconds:
+        raise MeshRefused(f"reading the mesh took {took:.0f} s, more than the limit of "
+                          f"{lim.seconds:g} s (raise it with {ENV['seconds']}=SECONDS)")
+    return loaded
+
+
+def check_vertices(verts: np.ndarray) -> None:
+    """Raise MeshRefused when a (scaled) vertex is not finite or lies past the length
+    bound of docs/bounds.md."""
+    if verts.size == 0:
+        return
+    finite = np.isfinite(verts)
+    if not finite.all():
+        raise MeshRefused("a vertex coordinate is not a finite number")
+    worst = float(np.abs(verts).max())
+    if worst > bounds.MAX_LENGTH:
+        raise MeshRefused(f"a vertex lies {worst:g} m from its frame, past the bound of "
+                          f"{bounds.MAX_LENGTH:g} m (docs/bounds.md)")
