@@ -11,7 +11,7 @@ from PySide6 import QtGui, QtWidgets
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
-FILES = sorted(p for p in BAD.iterdir() if p.suffix != ".py")
+FILES = sorted(p for p in BAD.iterdir() if p.is_file() and p.suffix != ".py")
 
 
 def menu_action(window, text: str) -> QtGui.QAction:

@@ -28,7 +28,7 @@ from robogui.session.teach.program import ProgramError
 from robogui.session.teach.program_file import ProgramFileError, load_program
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
-FILES = sorted(p for p in BAD.iterdir() if p.suffix != ".py")
+FILES = sorted(p for p in BAD.iterdir() if p.is_file() and p.suffix != ".py")
 PUMA = load_robot("puma560")
 
 

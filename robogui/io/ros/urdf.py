@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from robogui.engine import bounds
 from robogui.engine.guarded_open import (
     RefusedFile,
     check_regular,
@@ -335,20 +336,33 @@ def _mesh_path(uri: str, resolver) -> tuple[Path | None, str]:
 
 
 # -- the robot --------------------------------------------------------------------------
-def _robogui_extras(root) -> dict:
+def _robogui_extras(root, path: Path) -> dict:
     """robogui's own element (written by save_robot): motors, gravity, poses."""
     el = root.find("robogui")
     out = {"motors": {}, "gravity": None, "poses": {}, "name": None}
     if el is None:
         return out
+
+    def numbers(tag, key, text, count=None):
+        try:
+            values = [float(x) for x in text.split()]
+        except ValueError:
+            values = []
+        if not values or not all(math.isfinite(v) and abs(v) <= bounds.MAX_MOTOR
+                                 for v in values) or (count and len(values) != count):
+            raise RobotFileError(f"<robogui><{tag}> {key}: {text[:60]!r} is not "
+                                 f"{count or 'a list of'} finite number(s) within "
+                                 "docs/bounds.md", path)
+        return values
+
     for m in el.findall("motor"):
-        out["motors"][m.get("joint")] = {k: float(v) for k, v in m.attrib.items()
-                                         if k != "joint"}
+        out["motors"][m.get("joint")] = {k: numbers("motor", k, v, 1)[0]
+                                         for k, v in m.attrib.items() if k != "joint"}
     g = el.find("gravity")
     if g is not None:
-        out["gravity"] = [float(x) for x in g.get("xyz", "0 0 -9.81").split()]
+        out["gravity"] = numbers("gravity", "xyz", g.get("xyz", "0 0 -9.81"), 3)
     for p in el.findall("pose"):
-        out["poses"][p.get("name")] = [float(x) for x in p.get("q", "").split()]
+        out["poses"][p.get("name")] = numbers("pose", "q", p.get("q", "0"))
     return out
 
 
@@ -433,10 +447,13 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                     follows[j.child] = (lj, lead_k, J, R @ _origin(j.origin) @ _motion(j, value))
             stack.append(j.child)
     n = len(moving)
+    if n > bounds.MAX_JOINTS:
+        raise RobotFileError(f"the chain {tree.root} -> {tip} has {n} moving joints, more "
+                             f"than the {bounds.MAX_JOINTS} robogui handles", path)
     # the last link frame is the tip frame: everything on body n moves by post^-1
     post = body[tip][1] if body[tip][0] == n else np.eye(4)
     post_inv = np.linalg.inv(post)
-    extras = _robogui_extras(root)
+    extras = _robogui_extras(root, path)
     materials = {m.name: m for m in model.materials}
     parts = {k: [] for k in range(n + 1)}
     visuals = []

@@ -223,6 +223,10 @@ class _Run:
         raise _Stop(f"$(env {_short(name, 40)}): a robot file may not read the environment")
 
     def read(self, filename: str) -> bytes:
+        if "://" in str(filename):  # after xacro put the file's folder in front
+            url = re.search(r"[A-Za-z][A-Za-z0-9+.-]*://.*", str(filename))
+            raise _Stop(f"{_short(url.group(0) if url else filename, 120)}: a URL; robogui "
+                        "reads local files only, never a network address or file:// URL")
         try:
             return read_guarded(filename, self.limits.xml_bytes, self.roots)
         except RefusedFile as exc:

@@ -124,9 +124,14 @@ def load_mesh_guarded(path: str, roots=()):
     if suffix in (".zip", ".zae"):
         _check_zip(raw)
     kind = suffix.lstrip(".")
-    loaded = trimesh.load(io.BytesIO(raw), file_type=kind, process=False,
-                          resolver=_resolver(path.parent, roots))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # checked below
+        loaded = trimesh.load(io.BytesIO(raw), file_type=kind, process=False,
+                              resolver=_resolver(path.parent, roots))
     geoms = loaded.geometry.values() if isinstance(loaded, trimesh.Scene) else [loaded]
+    for g in geoms:
+        v = getattr(g, "vertices", None)
+        if v is not None and len(v) and not np.isfinite(np.asarray(v, float)).all():
+            raise MeshRefused("a vertex coordinate is not a finite number")
     n = sum(len(getattr(g, "faces", ())) for g in geoms)
     if n > lim.triangles:
         raise MeshRefused(_tri_limit_msg(n, "holds"))

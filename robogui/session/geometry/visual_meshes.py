@@ -185,7 +185,11 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
                 verts, faces, cols = _primitive(v)
             check_vertices(verts)
         except Exception as exc:  # any reader error: warn and draw a stick instead
-            what = v.uri or v.filename or v.kind
+            what = v.uri or v.filename
+            if not what:  # geometry the loader dropped: the reason says it all
+                out.warnings.append(f"link {str(v.link)[:80]!r}: {str(exc)[:400]}")
+                out.missing_frames.add(v.frame)
+                continue
             why = str(getattr(exc, "strerror", None) or exc)
             why = why if len(why) <= 300 else why[:297] + "..."
             out.warnings.append(f"link {str(v.link)[:80]!r}: cannot load mesh {str(what)[:200]} "
