@@ -17,6 +17,7 @@ import argparse
 import math
 import os
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -25,6 +26,8 @@ from robogui import __version__
 __all__ = ["main", "build_parser", "parse_q", "parse_size", "no_display_message"]
 
 ROBOT_DEFAULT = "puma560"
+#: largest picture or video side (px)
+MAX_SIDE = 8192
 VIEWS = ("iso", "front", "side", "top")
 
 
@@ -61,8 +64,16 @@ def parse_size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"size must be WIDTHxHEIGHT, got {text!r}") from None
-    if w < 16 or h < 16 or w > 16384 or h > 16384:
-        raise argparse.ArgumentTypeError(f"size must be between 16 and 16384 pixels, got {text!r}")
+    if w < 16 or h < 16 or w > MAX_SIDE or h > MAX_SIDE:
+        raise argparse.ArgumentTypeError(f"size must be between 16 and {MAX_SIDE} pixels a "
+                                         f"side, got {text!r}")
+    from robogui.engine.limits import ENV, limits
+
+    need = w * h * 4 * 4  # RGBA: GL colour buffer, depth, the QImage, the frame array
+    if need > limits().memory:
+        raise argparse.ArgumentTypeError(
+            f"{w}x{h} needs about {need / 2**20:.0f} MiB, more than the memory limit of "
+            f"{limits().memory / 2**20:.0f} MiB (raise it with {ENV['memory']}=MIB)")
     return w, h
 
 
@@ -71,6 +82,16 @@ def _mag(text: str) -> float:
     if not 0.1 <= v <= 10:
         raise argparse.ArgumentTypeError(f"must lie between 0.1 and 10, got {text!r}")
     return v
+
+
+def _bounded(lo: float, hi: float):
+    """An argparse type: a finite number in [lo, hi] (argparse names the option)."""
+    def parse(text: str) -> float:
+        v = _positive_float(text)
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must lie between {lo:g} and {hi:g}, got {text!r}")
+        return v
+    return parse
 
 
 def _positive_float(text: str) -> float:
@@ -141,10 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--trajectory", metavar="CSV", help="render this trajectory as a video")
     r.add_argument("--program", metavar="PROG",
                    help="render this teach program's compiled trajectory as a video")
-    r.add_argument("--fps", type=_positive_float, default=30.0,
+    r.add_argument("--fps", type=_bounded(0.01, 1000.0), default=30.0,
                    help="video frames per second (default 30)")
-    r.add_argument("--speed", type=_positive_float, default=1.0,
+    r.add_argument("--speed", type=_bounded(1e-3, 1e3), default=1.0,
                    help="playback rate: trajectory seconds per video second (default 1)")
+    r.add_argument("--strict", action="store_true",
+                   help="fail (exit 1) when the loader warns: a refused or broken mesh, a "
+                        "dropped visual, --q beyond the joint limits")
     r.add_argument("--time", type=float, metavar="SECONDS",
                    help="with --trajectory/--program and a picture: the robot at this time")
     r.add_argument("--overlay", default="", metavar="LIST",
@@ -184,6 +208,51 @@ def _load(args) -> tuple[object, np.ndarray | None]:
     return robot, q
 
 
+def _check_output(output: str, kind: str) -> None:
+    """A clear error before rendering when the output's folder is missing or read-only."""
+    p = Path(output)
+    folder = p if kind == "sequence" and "%" not in p.name and "{" not in p.name else p.parent
+    folder = folder if str(folder) else Path(".")
+    probe = folder if folder.exists() or kind != "sequence" else folder.parent
+    if not probe.exists():
+        raise SystemExit(f"robogui: {output}: the folder {probe} does not exist")
+    if not probe.is_dir():
+        raise SystemExit(f"robogui: {output}: {probe} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise SystemExit(f"robogui: {output}: the folder {probe} is read-only")
+
+
+def _loader_warnings(robot, q, strict: bool, program: str | None = None) -> None:
+    """Print what the loader warns about on stderr (as the app shows it and as Check
+    says it); --strict fails."""
+    from robogui.session.geometry.visual_meshes import load_visuals
+
+    warnings = list(load_visuals(robot).warnings) if robot.visuals else []
+    if program:
+        from robogui.session.teach.program_file import load_program
+
+        try:
+            mismatch = load_program(program).robot_mismatch(robot)
+        except (OSError, ValueError):
+            mismatch = None  # load_motion said what is wrong with the file already
+        if mismatch:
+            warnings.append(f"{program}: {mismatch}")
+    if q is not None and getattr(robot, "qlim", None) is not None:
+        qlim = np.asarray(robot.qlim, float)
+        qq = np.asarray(q, float).ravel()
+        if qlim.shape == (qq.size, 2):
+            out = [k for k in range(qq.size) if not qlim[k, 0] - 1e-9 <= qq[k] <= qlim[k, 1] + 1e-9]
+            if out:
+                warnings.append("--q is beyond the joint limits of joint(s) "
+                                + ", ".join(str(k + 1) for k in out[:12]))
+    for text in warnings[:50]:
+        print(f"robogui: warning: {text}", file=sys.stderr)
+    if len(warnings) > 50:
+        print(f"robogui: warning: ... and {len(warnings) - 50} more", file=sys.stderr)
+    if strict and warnings:
+        raise SystemExit(f"robogui: --strict: {len(warnings)} warning(s); nothing written")
+
+
 def _render(args) -> int:
     from robogui.app.view.headless import configure_headless_gl
     from robogui.io.video import video_kind
@@ -216,6 +285,8 @@ def _render(args) -> int:
                 q, motion = pose_at(motion, args.time), None
         except (OSError, ValueError) as exc:
             raise SystemExit(f"robogui: {exc}") from None
+    _check_output(args.output, kind)
+    _loader_warnings(robot, q if motion is None else None, args.strict, args.program)
     display = DisplayOptions(projection=args.projection, show_shadow=not args.no_shadow,
                              wrist_labels="noa" if args.noa else "xyz",
                              show_link_frames=args.frames, mag=args.mag)

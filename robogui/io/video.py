@@ -19,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["VIDEO_FORMATS", "open_video", "video_kind", "VideoWriter", "SequenceWriter"]
+__all__ = ["VIDEO_FORMATS", "open_video", "video_kind", "frame_pattern", "VideoWriter",
+           "SequenceWriter"]
 
 #: suffix -> (ffmpeg codec, output pixel format)
 VIDEO_FORMATS = {".mp4": ("libx264", "yuv420p"), ".webm": ("libvpx-vp9", "yuv420p"),
@@ -37,7 +38,10 @@ def video_kind(path) -> str:
     """
     text = str(path)
     p = Path(text)
-    if "%" in p.name or "{" in p.name or text.endswith(("/", os.sep)) or p.is_dir():
+    if "%" in p.name or "{" in p.name:
+        frame_pattern(p.name)  # one documented frame field, nothing else
+        return "sequence"
+    if text.endswith(("/", os.sep)) or p.is_dir():
         return "sequence"
     suffix = p.suffix.lower()
     if suffix in VIDEO_FORMATS:
@@ -137,12 +141,10 @@ class SequenceWriter:
                  pattern: str = "frame_{:04d}.png"):
         text = str(path)
         p = Path(text)
-        if "%" in p.name:
-            self.folder, self.pattern = p.parent, _percent_to_format(p.name)
-        elif "{" in p.name:
-            self.folder, self.pattern = p.parent, p.name
+        if "%" in p.name or "{" in p.name:
+            self.folder, self.pattern = p.parent, frame_pattern(p.name)
         else:
-            self.folder, self.pattern = p, pattern
+            self.folder, self.pattern = p, frame_pattern(pattern)
         self.size, self.fps, self.count = (int(size[0]), int(size[1])), float(fps), 0
         self.paths: list[Path] = []
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -151,7 +153,8 @@ class SequenceWriter:
     def append(self, frame: np.ndarray) -> None:
         import imageio.v3 as iio
 
-        path = self.folder / self.pattern.format(self.count)
+        prefix, width, suffix = self.pattern
+        path = self.folder / f"{prefix}{self.count:0{width}d}{suffix}"
         iio.imwrite(path, _check_frame(frame, self.size))
         self.paths.append(path)
         self.count += 1
@@ -169,14 +172,21 @@ class SequenceWriter:
         self.close()
 
 
-def _percent_to_format(name: str) -> str:
-    """``frame_%04d.png`` -> ``frame_{:04d}.png`` (one printf integer field)."""
+def frame_pattern(name: str) -> tuple[str, int, str]:
+    """(prefix, digits, suffix) of an image-sequence name with exactly one frame field:
+    ``%d``, ``%04d``, ``{}`` or ``{:04d}`` (at most 9 digits). Nothing else in the name is
+    interpreted (never a Python format field: ``{0.__class__}`` is refused); a ``%`` or a
+    brace outside that field is refused too. Raises ValueError."""
     import re
 
-    m = re.search(r"%(0?\d*)d", name)
-    if m is None:
-        raise ValueError(f"{name}: an image-sequence name needs one %d field, e.g. %04d")
-    return name[: m.start()] + "{:" + m.group(1) + "d}" + name[m.end():]
+    fields = list(re.finditer(r"%(0?)(\d?)d|\{(?::(0?)(\d?)d)?\}", name))
+    rest = re.sub(r"%0?\d?d|\{(?::0?\d?d)?\}", "", name)
+    if len(fields) != 1 or "%" in rest or "{" in rest or "}" in rest:
+        raise ValueError(f"{name[:80]!r}: an image-sequence name needs exactly one frame "
+                         "field (%04d, %d, {} or {:04d}) and no other '%' or braces")
+    m = fields[0]
+    digits = m.group(2) or m.group(4) or "0"
+    return name[:m.start()], int(digits), name[m.end():]
 
 
 def open_video(path, size: tuple[int, int], fps: float):

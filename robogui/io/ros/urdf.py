@@ -395,11 +395,12 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     if tip is None:
         cands = tree.tips()
         if len(cands) > 1:
-            raise RobotFileError(f"several tip links are possible: {', '.join(cands)}; "
-                                 "choose one (tip=...)", path)
+            raise RobotFileError(f"several tip links are possible: {_some(cands, 'tips')}; "
+                                 "choose one with --tip (tip=...)", path)
         tip = cands[0]
     elif tip not in tree.links:
-        raise RobotFileError(f"no link named {tip!r} (tips: {', '.join(tree.tips())})", path)
+        raise RobotFileError(f"no link named {tip[:80]!r} ({_some(tree.tips(), 'tips')}; "
+                             "choose with --tip)", path)
     chain = tree.path_to(tip)
     for j in chain:
         if j.type not in KNOWN:
@@ -505,6 +506,15 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     if named or qz.any():
         robot = robot.replace(poses={"qz": qz, **named, **poses})
     return robot
+
+
+def _some(names: list[str], what: str, shown: int = 12) -> str:
+    """``a, b, c`` or, for a long list, ``12 of 100,000 tips: a, b, ...`` (messages stay
+    readable: at most about 500 characters)."""
+    names = [n if len(n) <= 40 else n[:37] + "..." for n in names[:shown]] + names[shown:]
+    if len(names) <= shown:
+        return f"{what}: " + ", ".join(names)
+    return f"{shown} of {len(names):,} {what}: " + ", ".join(names[:shown]) + ", ..."
 
 
 def _chain_leader(tree, j, chain, path: Path):

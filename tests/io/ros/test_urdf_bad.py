@@ -61,7 +61,8 @@ def test_unknown_tip_lists_the_candidates(tmp_path):
     path = tmp_path / "ok.urdf"
     path.write_text(_robot(LINKS + GOOD_JOINT))
     assert rg.load_robot(path).tip == "b"
-    with pytest.raises(RobotFileError, match=r"no link named 'tool0' \(tips: b\)"):
+    with pytest.raises(RobotFileError,
+                       match=r"no link named 'tool0' \(tips: b; choose with --tip\)"):
         rg.load_robot(path, tip="tool0")
 
 
