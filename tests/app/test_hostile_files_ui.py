@@ -1,0 +1,63 @@
+"""Issue 23 through the window: a representative subset of the hostile files of
+tests/data/bad/hostile/ (one or more per kind; all of them are tested at the loader in
+tests/io/test_hostile_files.py) opened by File > Open (the file dialog answered by the
+test): a message naming the file, and the robot, q, program and trajectory kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6 import QtWidgets
+
+HOSTILE = Path(__file__).resolve().parents[1] / "data" / "bad" / "hostile"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+SUBSET = ["xacro-code-popen.xacro", "xacro-code-string-bomb.xacro",
+          "xacro-bomb-self-include.xacro", "xacro-bomb-recursive-macro.xacro",
+          "xacro-read-yaml-etc-passwd.xacro", "xacro-read-include-dotdot.xacro",
+          "xacro-read-entity.xacro", "xacro-read-missing-arg.xacro",
+          "urdf-number-mimic-multiplier-nan.urdf", "urdf-number-limit-1e308.urdf",
+          "urdf-number-rpy-four-values.urdf", "urdf-duplicate-link.urdf",
+          "urdf-motor-word.urdf", "urdf-chain-300-joints.urdf"]
+
+
+def test_hostile_files_through_file_open_keep_the_state(window, session, errors,
+                                                        monkeypatch, qtbot, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    teach = window.teach
+    assert teach.program.load_from(ASSETS / "pick-and-place.prog")
+    assert teach.timeline.load_csv(ASSETS / "puma560-demo.csv")
+    session.pause()
+    session.set_time(0.7, changing=False)
+    robot, traj, program = session.robot, session.trajectory, teach.state.program
+    q = session.q.copy()
+    current = {"path": ""}
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (current["path"], "")))
+    for name in SUBSET:
+        before = len(errors)
+        current["path"] = str(HOSTILE / name)
+        window.act_open.trigger()
+        qtbot.waitUntil(lambda b=before: len(errors) > b, timeout=15000)
+        title, text = errors[-1]
+        assert name in text, (name, title, text)
+        assert len(text) <= 700, (name, len(text))
+        assert session.robot is robot, name
+        assert np.array_equal(session.q, q), name
+        assert session.trajectory is traj, name
+        assert teach.state.program == program, name
+    assert not (tmp_path / "CANARY").exists()
+    session.set_joint(0, 0.25)
+    assert session.q[0] == 0.25
+
+
+def test_bad_geometry_opens_with_a_warning_naming_the_link(window, session, monkeypatch,
+                                                           qtbot):
+    path = HOSTILE / "visual-box-two-sizes.urdf"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    window.act_open.trigger()
+    qtbot.waitUntil(lambda: session.robot.name == "hostile", timeout=15000)
+    qtbot.waitUntil(lambda: bool(window.view.mesh_warnings), timeout=15000)
+    warnings = window.view.mesh_warnings
+    assert any("link 'tool'" in w and "<box size> has 2 values, not 3" in w for w in warnings)
