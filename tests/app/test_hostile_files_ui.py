@@ -61,3 +61,26 @@ def test_bad_geometry_opens_with_a_warning_naming_the_link(window, session, monk
     qtbot.waitUntil(lambda: bool(window.view.mesh_warnings), timeout=15000)
     warnings = window.view.mesh_warnings
     assert any("link 'tool'" in w and "<box size> has 2 values, not 3" in w for w in warnings)
+
+
+def test_a_pan_tilt_head_opens_with_its_panels(window, session, errors, monkeypatch, qtbot,
+                                              tmp_path):
+    """Also found in issue 23: the manipulability panel failed on a two-joint head."""
+    path = tmp_path / "pantilt.urdf"
+    path.write_text(
+        '<robot name="pantilt"><link name="base"/><link name="pan"/><link name="tilt"/>'
+        '<joint name="pan_joint" type="revolute"><parent link="base"/><child link="pan"/>'
+        '<origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>'
+        '<limit lower="-3" upper="3" effort="1" velocity="1"/></joint>'
+        '<joint name="tilt_joint" type="revolute"><parent link="pan"/><child link="tilt"/>'
+        '<origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>')
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    before = len(errors)
+    window.act_open.trigger()
+    qtbot.waitUntil(lambda: session.robot.name == "pantilt", timeout=15000)
+    session.set_joint(1, 0.5)
+    qtbot.wait(200)
+    assert len(errors) == before, errors[before:]
+    assert session.q[1] == 0.5

@@ -76,6 +76,8 @@ def manipulability_measures(robot, q2d: np.ndarray, J: np.ndarray | None = None,
     rows = _task_rows_mask(robot)
     Js = J[:, rows]
     k = Js.shape[1]
+    if k == 0:  # the arm controls no task direction (a pan-tilt head): nothing to measure
+        return {"yoshikawa": np.zeros(m), "condition": np.zeros(m), "asada": None}
     A = Js @ np.swapaxes(Js, 1, 2)  # (m, k, k)
     if k <= n:
         yosh = np.sqrt(np.clip(np.linalg.det(A), 0.0, None))

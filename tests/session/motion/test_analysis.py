@@ -215,3 +215,24 @@ def test_session_keeps_one_analysis_per_trajectory_robot_and_tool(puma, traj):
     # cancelled: nothing kept
     s.set_trajectory(jtraj(puma.pose("qz"), puma.pose("qr"), np.linspace(0, 1, 501)))
     assert s.compute_analysis(chunk=100, cancel=lambda: True) is None and s.analysis is None
+
+
+def test_a_pan_tilt_head_controls_no_task_direction_and_measures_nothing(tmp_path):
+    """Issue 23 (also found): a valid two-joint pan-tilt head, whose tip lies on both
+    axes, made the threshold fail on an empty eigenvalue array."""
+    from robogui.io.robotfile import load_robot
+    from robogui.session.motion.analysis import manipulability_measures, singularity_threshold
+
+    path = tmp_path / "pantilt.urdf"
+    path.write_text(
+        '<robot name="pantilt"><link name="base"/><link name="pan"/><link name="tilt"/>'
+        '<joint name="pan_joint" type="revolute"><parent link="base"/><child link="pan"/>'
+        '<origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>'
+        '<limit lower="-3" upper="3" effort="1" velocity="1"/></joint>'
+        '<joint name="tilt_joint" type="revolute"><parent link="pan"/><child link="tilt"/>'
+        '<origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>')
+    robot = load_robot(path)
+    assert singularity_threshold(robot) == 0.0
+    out = manipulability_measures(robot, np.zeros((3, 2)))
+    assert out["yoshikawa"].shape == (3,) and out["asada"] is None
