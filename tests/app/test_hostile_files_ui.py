@@ -8,14 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
+from PySide6.QtTest import QTest
 
 HOSTILE = Path(__file__).resolve().parents[1] / "data" / "bad" / "hostile"
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 SUBSET = ["xacro-code-popen.xacro", "xacro-code-string-bomb.xacro",
           "xacro-bomb-self-include.xacro", "xacro-bomb-recursive-macro.xacro",
           "xacro-read-yaml-etc-passwd.xacro", "xacro-read-include-dotdot.xacro",
-          "xacro-read-entity.xacro", "xacro-read-missing-arg.xacro",
+          "xacro-read-entity.xacro",
           "urdf-number-mimic-multiplier-nan.urdf", "urdf-number-limit-1e308.urdf",
           "urdf-number-rpy-four-values.urdf", "urdf-duplicate-link.urdf",
           "urdf-motor-word.urdf", "urdf-chain-300-joints.urdf"]
@@ -84,3 +85,43 @@ def test_a_pan_tilt_head_opens_with_its_panels(window, session, errors, monkeypa
     qtbot.wait(200)
     assert len(errors) == before, errors[before:]
     assert session.q[1] == 0.5
+
+
+def test_xacro_arguments_are_asked_and_remembered_per_file(window, session, monkeypatch,
+                                                           qtbot, tmp_path):
+    """Issue 27 item 1: the dialog lists the file's arguments with their defaults; what
+    the user types opens the robot and is offered again next time."""
+    path = tmp_path / "arm.xacro"
+    path.write_text(
+        '<?xml version="1.0"?><robot name="argued" xmlns:xacro="http://www.ros.org/wiki/xacro">'
+        '<xacro:arg name="prefix" default="left_"/>'
+        '<link name="base"/><link name="$(arg prefix)$(arg tool)"/>'
+        '<joint name="j1" type="revolute"><parent link="base"/>'
+        '<child link="$(arg prefix)$(arg tool)"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>')
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    seen = {}
+
+    def answer(text: str | None):
+        dlg = next(w for w in QtWidgets.QApplication.topLevelWidgets()
+                   if w.objectName() == "xacroArgs" and w.isVisible())
+        fields = {n: dlg.findChild(QtWidgets.QLineEdit, f"xacroArg_{n}").text()
+                  for n in ("prefix", "tool")}
+        seen.setdefault("fields", []).append(fields)
+        ok = dlg.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
+        seen.setdefault("ok", []).append(ok.isEnabled())
+        if text is not None:
+            QTest.keyClicks(dlg.findChild(QtWidgets.QLineEdit, "xacroArg_tool"), text)
+        QTest.mouseClick(ok, QtCore.Qt.MouseButton.LeftButton)
+
+    QtCore.QTimer.singleShot(300, lambda: answer("flange"))
+    window.act_open.trigger()
+    qtbot.waitUntil(lambda: session.robot.name == "argued", timeout=15000)
+    assert session.robot.tip == "left_flange"
+    assert seen["fields"][0] == {"prefix": "left_", "tool": ""}
+    assert seen["ok"][0] is False  # 'tool' has no default: OK waits for it
+    QtCore.QTimer.singleShot(300, lambda: answer(None))
+    window.act_open.trigger()
+    qtbot.waitUntil(lambda: len(seen["fields"]) == 2, timeout=15000)
+    assert seen["fields"][1] == {"prefix": "left_", "tool": "flange"}  # remembered

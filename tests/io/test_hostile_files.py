@@ -72,6 +72,7 @@ def test_every_hostile_file_at_the_loader(path):
     ("xacro-code-subclasses.xacro", "the expression ${().__class__.__base__.__subclasses__()} "
                                     "is refused"),
     ("xacro-bomb-self-include.xacro", "includes nest more than 50 deep"),
+    ("xacro-bomb-string-doubling.xacro", "is refused: a value of more than 1,000,000 items"),
     ("xacro-bomb-recursive-macro.xacro", "macros nest more than 100 deep"),
     ("xacro-bomb-macro-billion-laughs.xacro", "more than 2 s (the limit; raise it with "
                                               "ROBOGUI_LIMIT_SECONDS"),

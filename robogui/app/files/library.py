@@ -43,11 +43,11 @@ def ask_tip(parent: QtWidgets.QWidget | None, path: str, candidates: list[str],
     return dlg.textValue() if ok else None
 
 
-def _choose_tip(path, choose) -> tuple[bool, str | None]:
+def _choose_tip(path, choose, xacro_args=None) -> tuple[bool, str | None]:
     """(go on, tip) for a URDF file: asks only when the default tip is ambiguous."""
     from robogui.io.ros.urdf import urdf_tips
 
-    tips = urdf_tips(path)
+    tips = urdf_tips(path, xacro_args=xacro_args)
     if len(tips) <= 1:
         return True, None
     tip = choose(str(path), tips)
@@ -55,14 +55,17 @@ def _choose_tip(path, choose) -> tuple[bool, str | None]:
 
 
 def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter,
-                      choose_tip: Callable[[str, list[str]], str | None] | None = None) -> bool:
+                      choose_tip: Callable[[str, list[str]], str | None] | None = None,
+                      choose_xacro_args: Callable[[str, dict], dict | None] | None = None
+                      ) -> bool:
     """Load a library robot or file into ``session``; on failure call ``present`` and keep
     the current robot. Returns True when the robot was loaded.
 
     ROBOOP ``.conf`` and Rob_Mat ``.dat`` files go through :mod:`.legacy_import`, which
     asks what those formats leave open (D-H convention, prismatic travel); for a URDF or
     xacro file with several possible tips ``choose_tip(path, candidates)`` picks one
-    (default: a dialog)."""
+    (default: a dialog); for a xacro file with arguments ``choose_xacro_args(path,
+    {name: default})`` gives their values (None: no dialog, the command line's)."""
     if Path(str(name_or_path)).suffix.lower() in (".conf", ".dat"):
         from .legacy_import import open_legacy_robot
 
@@ -71,13 +74,22 @@ def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter
             return False
     else:
         try:
-            tip = None
-            if Path(str(name_or_path)).suffix.lower() in (".urdf", ".xacro"):
+            tip, args = None, None
+            suffix = Path(str(name_or_path)).suffix.lower()
+            if suffix == ".xacro" and choose_xacro_args is not None:
+                from robogui.io.ros.xacro_expand import xacro_arg_declarations
+
+                declared = xacro_arg_declarations(name_or_path)
+                if declared:
+                    args = choose_xacro_args(str(name_or_path), declared)
+                    if args is None:
+                        return False  # cancelled: the current robot stays
+            if suffix in (".urdf", ".xacro"):
                 go, tip = _choose_tip(name_or_path, choose_tip or (
-                    lambda p, c: ask_tip(None, p, c)))
+                    lambda p, c: ask_tip(None, p, c)), args)
                 if not go:
                     return False  # cancelled: the current robot stays
-            robot = load_robot(name_or_path, tip=tip)
+            robot = load_robot(name_or_path, tip=tip, xacro_args=args)
         except RobotFileError as exc:
             present("Cannot open robot", str(exc))
             return False

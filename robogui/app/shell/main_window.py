@@ -382,7 +382,8 @@ class MainWindow(QtWidgets.QMainWindow):
         """Load a library robot or file; on failure show the error and keep the robot."""
         ok = library.load_into_session(
             self.session, name_or_path, self.error_presenter,
-            lambda p, c: library.ask_tip(self, p, c, self.settings.tip_for(p)))
+            lambda p, c: library.ask_tip(self, p, c, self.settings.tip_for(p)),
+            self._ask_xacro_args)
         if ok:
             self.set_origin(name_or_path)
             if self.robot_path is not None:
@@ -390,6 +391,15 @@ class MainWindow(QtWidgets.QMainWindow):
                 if self.session.robot.tip:  # offered first when the file is opened again
                     self.settings.remember_tip(self.robot_path, self.session.robot.tip)
         return ok
+
+    def _ask_xacro_args(self, path: str, declared: dict) -> dict | None:
+        """The xacro arguments dialog, filled with the values given last time (kept)."""
+        from robogui.app.files.xacro_args import ask_xacro_args
+
+        args = ask_xacro_args(self, path, declared, self.settings.xacro_args_for(path))
+        if args is not None:
+            self.settings.remember_xacro_args(path, args)
+        return args
 
     def set_origin(self, name_or_path: str | Path) -> None:
         """Record where the session's robot came from (library name or file)."""

@@ -110,5 +110,21 @@ class Settings:
         tips[key] = str(tip)
         self.q.setValue("urdf/tips", dict(list(tips.items())[-MAX_RECENT * 4:]))
 
+    def xacro_args_for(self, path: str | Path) -> dict[str, str]:
+        """The xacro arguments last given for the file ``path`` (NAME -> VALUE)."""
+        every = self.q.value("xacro/args", {})
+        got = every.get(str(Path(path).resolve())) if isinstance(every, dict) else None
+        return {str(k): str(v) for k, v in got.items()} if isinstance(got, dict) else {}
+
+    def remember_xacro_args(self, path: str | Path, args: dict[str, str]) -> None:
+        """Remember ``args`` for ``path`` (the dialog fills them in next time); at most
+        MAX_RECENT * 4 files are kept, this one always."""
+        every = self.q.value("xacro/args", {})
+        every = dict(every) if isinstance(every, dict) else {}
+        key = str(Path(path).resolve())
+        every.pop(key, None)
+        every[key] = {str(k): str(v) for k, v in args.items()}
+        self.q.setValue("xacro/args", dict(list(every.items())[-MAX_RECENT * 4:]))
+
     def sync(self) -> None:
         self.q.sync()

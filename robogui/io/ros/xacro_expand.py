@@ -313,7 +313,7 @@ class _Run:
         import xacro.substitution_args as subst
 
         chain, e = [], exc
-        while e is not None and len(chain) < 20:
+        while e is not None and len(chain) < 500:
             chain.append(e)
             e = getattr(e, "exc", None) or e.__cause__ or e.__context__
         stop = next((e for e in chain if isinstance(e, _Stop)), None)
