@@ -9,6 +9,7 @@ mapping), a folder named NAME, or a folder holding NAME a few levels down.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,7 +74,7 @@ class PackageResolver:
 
         return search
 
-    @property
+    @functools.cached_property
     def tree(self) -> Path | None:
         """The robot's folder tree: the file's folder, or the ROS package holding it (the
         nearest of its three closest ancestors with a package.xml), so that a URDF in
