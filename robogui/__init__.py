@@ -95,6 +95,8 @@ _EXPORTS = {
     "load_cell": "robogui.session.planning_scene.cell_file",
     "save_cell": "robogui.session.planning_scene.cell_file",
     "CellFileError": "robogui.session.planning_scene.cell_file",
+    "check_collisions": "robogui.session.planning_scene.collisions",
+    "CollisionReport": "robogui.engine.collision_detection.checker",
 }
 
 

@@ -34,7 +34,7 @@ from robogui.engine.spatial.transforms import angvec2tr
 
 from ..file_error import RobotFileError
 from .packages import PackageResolver
-from .srdf import srdf_poses
+from .srdf import srdf_disabled_collisions, srdf_poses
 
 __all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "URDF_SUFFIXES"]
 
@@ -316,7 +316,7 @@ def _inertial_parts(link, T: np.ndarray):
 
 
 def _color(vis, materials) -> tuple | None:
-    mat = vis.material
+    mat = getattr(vis, "material", None)  # <collision> elements have none
     if mat is None:
         return None
     if mat.color is None and mat.name in materials:
@@ -328,9 +328,10 @@ def _color(vis, materials) -> tuple | None:
 
 
 def _visuals(link, T: np.ndarray, frame: int, resolver, materials,
-             follow: tuple = ()) -> list[Visual]:
+             follow: tuple = (), elements=None) -> list[Visual]:
+    """Visual records of ``link.visuals`` (or of ``elements``: its ``<collision>``s)."""
     out = []
-    for vis in link.visuals:
+    for vis in link.visuals if elements is None else elements:
         g = vis.geometry
         if g is None:
             continue
@@ -461,7 +462,7 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     extras = _robogui_extras(root)
     materials = {m.name: m for m in model.materials}
     parts = {k: [] for k in range(n + 1)}
-    visuals = []
+    visuals, collisions = [], []  # <collision> geometry goes the visuals' way
     for name, (b, T) in body.items():
         if b == n:
             T = post_inv @ T
@@ -475,7 +476,10 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                       post_inv @ J if b == n else J)
             visuals += _visuals(tree.links[name], R, b, resolver, materials, follow)
         else:
+            R, follow = T, ()
             visuals += _visuals(tree.links[name], T, b, resolver, materials)
+        collisions += _visuals(tree.links[name], R, b, resolver, materials, follow,
+                               tree.links[name].collisions)
     links = []
     for k, j in enumerate(moving):
         # origin: from the previous body frame (or root) to the joint, fixed joints folded
@@ -492,7 +496,8 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                       comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
                       gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
                       source=str(path), base_link=tree.root, tip=tip, visuals=visuals,
-                      mimic=mimic)
+                      mimic=mimic, collisions=collisions,
+                      disabled_collisions=srdf_disabled_collisions(path, model.name))
     except ValueError as exc:  # e.g. limits of a leader and its followers that never meet
         raise RobotFileError(f"chain {tree.root} -> {tip}: {exc}", path) from None
     # qz is the zero pose within the limits (the Panda's joint 4 stops short of 0), then
