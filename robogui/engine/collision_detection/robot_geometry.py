@@ -6,7 +6,8 @@ Where the geometry comes from:
   meshes as coal BVH models of their triangles (Pinocchio's ``buildGeomFromUrdf`` does the
   same), or their convex hulls with ``convex=True``;
 * else, for robots drawn as sticks (D-H, ROBOOP, Rob_Mat, URDF without geometry): a capsule
-  around every drawn link stick and the tool stick (radius :func:`default_radius`) and a
+  around every drawn link stick and the tool stick (radius per link from the robot file's
+  ``collision_radius``, else :func:`default_radius`; the tool stick 0.6 times it) and a
   short capsule along each revolute joint's axis where the view draws its cylinder (radius
   1.3 times that, length 2.2 times). Pairs of this made-up geometry that touch at the zero
   pose ``qz`` (the wrist's three joints at one point) are not checked, as MoveIt's setup
@@ -147,45 +148,50 @@ def _frame_name(robot, frame: int) -> str:
     return L.name or f"link{frame}"
 
 
-def _stick_capsules(robot, radius: float) -> list[tuple]:
+def _stick_capsules(robot, radii) -> list[tuple]:
     """(frame, p0, p1, radius) of every drawn stick (as the 3D view draws them), the tool,
-    and each revolute joint's short capsule along its axis."""
-    segs, joints = [], []
-    rj, hj = 1.3 * radius, 1.1 * radius  # joint capsule radius, half length
+    and each revolute joint's short capsule along its axis; ``radii`` (n_bodies,) per link."""
+    segs = []  # (frame, p0, p1, radius)
+
+    def joint(frame, A, r):  # 1.3 r thick, 2.2 r long, along the axis frame A's z
+        h = 1.1 * r
+        segs.append((frame, A[:3, 3] - h * A[:3, 2], A[:3, 3] + h * A[:3, 2], 1.3 * r))
+
     if robot.is_general:
         jm = robot.full.joint_models
         for b in range(robot.n_bodies):
+            r = radii[b]
             post_inv = np.linalg.inv(jm.post[b])
-            segs += [(b, np.zeros(3), jm.pre[b][:3, 3]), (b + 1, post_inv[:3, 3], np.zeros(3))]
+            segs += [(b, np.zeros(3), jm.pre[b][:3, 3], r),
+                     (b + 1, post_inv[:3, 3], np.zeros(3), r)]
             if jm.revolute[b]:
-                A = post_inv  # the joint axis frame in link frame b + 1
-                joints.append((b + 1, A[:3, 3] - hj * A[:3, 2], A[:3, 3] + hj * A[:3, 2]))
+                joint(b + 1, post_inv, r)  # the joint axis frame in link frame b + 1
     else:
         mdh = robot.dh_arrays.mdh
         for j, L in enumerate(robot.links):
+            r = radii[j]
             if L.joint == "R":
-                jf = j + 1 if mdh else j
-                joints.append((jf, np.array([0, 0, -hj]), np.array([0, 0, hj])))
+                joint(j + 1 if mdh else j, np.eye(4), r)
             if mdh:
-                segs.append((j, np.zeros(3), np.array([L.a, 0, 0])))
+                segs.append((j, np.zeros(3), np.array([L.a, 0, 0]), r))
                 if L.joint == "R":
-                    segs.append((j + 1, np.array([0, 0, -L.d]), np.zeros(3)))
+                    segs.append((j + 1, np.array([0, 0, -L.d]), np.zeros(3), r))
             else:
                 if L.joint == "R":
-                    segs.append((j, np.zeros(3), np.array([0, 0, L.d])))
-                segs.append((j + 1, np.array([-L.a, 0, 0]), np.zeros(3)))
+                    segs.append((j, np.zeros(3), np.array([0, 0, L.d]), r))
+                segs.append((j + 1, np.array([-L.a, 0, 0]), np.zeros(3), r))
     tip = np.asarray(robot.tool)[:3, 3]
     if np.linalg.norm(tip) > 1e-9:
-        segs.append((robot.n_bodies, np.zeros(3), tip))
-    return [(*s, radius) for s in segs if np.linalg.norm(np.subtract(s[2], s[1])) > 1e-9] \
-        + [(*s, rj) for s in joints]
+        segs.append((robot.n_bodies, np.zeros(3), tip, 0.6 * radii[-1]))
+    return [s for s in segs if np.linalg.norm(np.subtract(s[2], s[1])) > 1e-9]
 
 
 def robot_geometry(robot, convex: bool = False, radius: float | None = None) -> RobotGeometry:
     """Build the collision geometry of ``robot`` (see the module docstring).
 
     convex : meshes as their convex hulls (faster, conservative) instead of triangles.
-    radius : capsule radius of a stick robot (m), default :func:`default_radius`.
+    radius : capsule radius of a stick robot (m); default per link ``robot.collision_radii``
+        (the robot file's ``collision_radius``), else :func:`default_radius`.
     Raises ValueError naming a mesh file that cannot be read.
     """
     n_frames = robot.n_bodies + 1
@@ -202,7 +208,11 @@ def robot_geometry(robot, convex: bool = False, radius: float | None = None) -> 
                             tuple(c.size), c.matrix, mesh, c.follow, seg))
     else:
         r = default_radius(robot) if radius is None else float(radius)
-        for frame, p0, p1, rk in _stick_capsules(robot, r):
+        radii = np.full(robot.n_bodies, r)
+        if radius is None and robot.collision_radii:  # the robot file's, per link
+            given = np.asarray(robot.collision_radii)
+            radii = np.where(given > 0, given, r)
+        for frame, p0, p1, rk in _stick_capsules(robot, radii):
             T, size = capsule_between(p0, p1, rk)
             records.append((frame, _frame_name(robot, frame), "capsule", size, T, None, (),
                             np.array([p0, p1], float)))

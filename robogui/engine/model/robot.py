@@ -41,6 +41,8 @@ class Robot(RobotTextMixin):
         capsules from the robot file); empty: the collision checks make their own.
     disabled_collisions : pairs of link names never checked against each other (an
         SRDF's ``disable_collisions``), a tuple of sorted 2-tuples.
+    collision_radii : per link the radius (m) of the capsules the collision checks put
+        around its sticks when ``collisions`` is empty; 0 (or an empty tuple) for the default.
     mimic : coupled joints (URDF ``<mimic>``), ``{follower: (leader, multiplier, offset)}``
         with 0-based indices into ``links``: ``q_follower = multiplier * q_leader + offset``.
         ``links`` is then the whole chain (``robot.chain``, one body each) and ``robot.n``
@@ -55,7 +57,8 @@ class Robot(RobotTextMixin):
 
     __slots__ = ("_links", "_name", "_manufacturer", "_comment", "_base", "_tool",
                  "_gravity", "_poses", "_source", "_base_link", "_tip", "_visuals",
-                 "_collisions", "_disabled_collisions", "_chain", "_mimic", "_coupling", "__dict__")
+                 "_collisions", "_disabled_collisions", "_collision_radii", "_chain", "_mimic",
+                 "_coupling", "__dict__")
 
     def __init__(
         self,
@@ -74,6 +77,7 @@ class Robot(RobotTextMixin):
         mimic: Mapping[int, tuple[int, float, float]] | None = None,
         collisions: Sequence = (),
         disabled_collisions: Sequence = (),
+        collision_radii: Sequence = (),
     ):
         links = tuple(links)
         if not links:
@@ -108,6 +112,11 @@ class Robot(RobotTextMixin):
         self._collisions = tuple(collisions)
         self._disabled_collisions = tuple(sorted({tuple(sorted((str(a), str(b))))
                                                   for a, b in disabled_collisions}))
+        radii = tuple(float(r) for r in collision_radii)
+        if radii and (len(radii) != len(self._chain) or not all(0.0 <= r < 1e3 for r in radii)):
+            raise ValueError(f"collision_radii must be {len(self._chain)} lengths in [0, 1000) m "
+                             f"(0 for the default), got {collision_radii!r}")
+        self._collision_radii = radii if any(radii) else ()
         self._base = self._frozen(as_transform(np.eye(4) if base is None else base, "base",
                                                stack=False))
         self._tool = self._frozen(as_transform(np.eye(4) if tool is None else tool, "tool",
@@ -208,6 +217,12 @@ class Robot(RobotTextMixin):
         """Collision geometry (:class:`robogui.engine.model.visual.Visual` records), empty
         when the description has none (the collision checks then make their own)."""
         return self._collisions
+
+    @property
+    def collision_radii(self) -> tuple:
+        """Per link the capsule radius (m) of the made-up stick geometry, 0 for the
+        default; empty when every link uses the default."""
+        return self._collision_radii
 
     @property
     def disabled_collisions(self) -> tuple:
@@ -353,7 +368,11 @@ class Robot(RobotTextMixin):
                   gravity=self._gravity, poses=self._poses, source=self._source,
                   base_link=self._base_link, tip=self._tip, visuals=self._visuals,
                   mimic=self._mimic, collisions=self._collisions,
-                  disabled_collisions=self._disabled_collisions)
+                  disabled_collisions=self._disabled_collisions,
+                  collision_radii=self._collision_radii)
+        if "links" in changes and len(tuple(changes["links"])) != len(self._chain) \
+                and "collision_radii" not in changes:
+            kw["collision_radii"] = ()  # other links: the radii no longer match
         kw["links"] = self._chain
         kw.update(changes)
         return Robot(**kw)
@@ -480,6 +499,7 @@ class Robot(RobotTextMixin):
             self._visuals == other._visuals and self._tip == other._tip
             and self._collisions == other._collisions
             and self._disabled_collisions == other._disabled_collisions
+            and self._collision_radii == other._collision_radii
             and self._base_link == other._base_link)  # the meshes drawn, the chain's ends
 
     def __hash__(self) -> int:

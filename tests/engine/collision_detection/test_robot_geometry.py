@@ -94,3 +94,18 @@ def test_puma_named_poses_are_free_and_a_puma_in_the_floor_is_not():
     cell = rg.Cell(floor_z=0.5)  # the library Puma's base frame is at the shoulder
     rep = rg.check_collisions(puma, puma.pose("qz"), cell)
     assert rep.colliding and {b for _, b in rep.pairs} == {"floor"}
+
+
+def test_the_robot_file_sets_capsule_radii_per_link_and_keeps_them():
+    from robogui.io.robotfile import RobotFileError, robot_from_toml, robot_to_toml
+
+    puma = rg.load_robot("puma560")
+    text = robot_to_toml(puma.replace(collision_radii=[0, 0.08, 0.06, 0, 0, 0]))
+    assert text.count("collision_radius") == 2
+    back = robot_from_toml(text)
+    assert back.collision_radii == (0.0, 0.08, 0.06, 0.0, 0.0, 0.0)
+    geom = robot_geometry(back)
+    upper = [p for p in geom.pieces if p.frame == 2 and p.size[1] > 0.2]  # the 0.4318 m stick
+    assert [p.size[0] for p in upper] == [0.08]
+    with pytest.raises(RobotFileError, match="link 2: field 'collision_radius'"):
+        robot_from_toml(text.replace("collision_radius = 0.08", "collision_radius = -1"))
