@@ -234,13 +234,14 @@ class CollisionWorld:
         lbs, exact = [], []
         ps, po, pf = self._pairs
         # self: bounding spheres; capsules/spheres exact
-        d = np.linalg.norm(centre[:, ps[:, 0]] - centre[:, ps[:, 1]], axis=-1) \
-            - self._piece_r[ps[:, 0]] - self._piece_r[ps[:, 1]]
+        cdist = np.linalg.norm(centre[:, ps[:, 0]] - centre[:, ps[:, 1]], axis=-1)
+        d = cdist - self._piece_r[ps[:, 0]] - self._piece_r[ps[:, 1]]
         ex = ~np.isnan(self._piece_rad[ps[:, 0]]) & ~np.isnan(self._piece_rad[ps[:, 1]])
         if ex.any():
-            a, b = ps[ex, 0], ps[ex, 1]
-            d[:, ex] = segment_distance(seg[:, a, 0], seg[:, a, 1], seg[:, b, 0],
-                                        seg[:, b, 1]) - self._piece_rad[a] - self._piece_rad[b]
+            a, b = ps[:, 0], ps[:, 1]
+            rad = self._piece_rad[a] + self._piece_rad[b]
+            _refine(d, cdist, rad, ex, distance, lambda i, k: segment_distance(
+                seg[i, a[k], 0], seg[i, a[k], 1], seg[i, b[k], 0], seg[i, b[k], 1]) - rad[k])
         lbs.append(d)
         exact.append(ex)
         # obstacles: sphere against the oriented box; capsules/spheres exact
@@ -253,10 +254,12 @@ class CollisionWorld:
             d = np.linalg.norm(out, axis=-1) - self._piece_r[a]
             ex = ~np.isnan(self._piece_rad[a]) & ~np.isnan(self._obs_rad[o])
             if ex.any():
-                ae, oe = a[ex], o[ex]
-                os_ = self._obs_seg[oe]
-                d[:, ex] = segment_distance(seg[:, ae, 0], seg[:, ae, 1], os_[:, 0],
-                                            os_[:, 1]) - self._piece_rad[ae] - self._obs_rad[oe]
+                os_ = self._obs_seg[o]
+                rad = self._piece_rad[a] + self._obs_rad[o]
+                cdist = np.zeros_like(d)
+                cdist[:, ex] = np.linalg.norm(centre[:, a[ex]] - os_[ex].mean(axis=1), axis=-1)
+                _refine(d, cdist, rad, ex, distance, lambda i, k: segment_distance(
+                    seg[i, a[k], 0], seg[i, a[k], 1], os_[k, 0], os_[k, 1]) - rad[k])
         else:
             d, ex = np.zeros((m, 0)), np.zeros(0, bool)
         lbs.append(d)
@@ -374,6 +377,25 @@ class CollisionWorld:
         dres.clear()
         g1, t1, g2, t2 = self._shapes(Wi, pair)
         return float(coal.distance(g1, t1, g2, t2, dreq, dres))
+
+
+def _refine(d, cdist, rad, ex, want_distance: bool, exact) -> None:
+    """Replace the bounds ``d`` (m, k) of the columns ``ex`` (capsule and sphere pairs) by
+    exact distances where they matter: where contact is possible (d <= 0), and with
+    ``want_distance`` where the pair may be the nearest (its bound below the smallest upper
+    bound of the state, ``cdist - rad``: the axis midpoints lie on the axes). The others
+    keep their bound, which is above what decides the verdict and the smallest distance.
+    ``exact(i, k)`` gives the exact distances of states i and columns k (flat arrays)."""
+    cols = np.flatnonzero(ex)
+    lb = d[:, cols]
+    if want_distance:
+        thr = (cdist[:, cols] - rad[cols]).min(axis=1, keepdims=True)
+        need = lb <= np.maximum(thr, 0.0)
+    else:
+        need = lb <= 0.0
+    i, j = np.nonzero(need)
+    if len(i):
+        d[i, cols[j]] = exact(i, cols[j])
 
 
 def _segment_of(kind: str, size, T) -> tuple[np.ndarray, float]:
