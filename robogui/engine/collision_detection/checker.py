@@ -165,6 +165,7 @@ class CollisionWorld:
             if P else np.zeros((0, 2, 3))
         self._obs_seg = np.array(obs_seg).reshape(-1, 2, 3)
         self._obs_rad = np.array(obs_rad, float)
+        self._obs_box = np.array([ob.kind == "box" for ob in self.obstacles], bool)
         self._follow = [k for k, p in enumerate(geom.pieces) if p.follow]
 
     # -- poses ------------------------------------------------------------------------
@@ -243,7 +244,7 @@ class CollisionWorld:
             _refine(d, cdist, rad, ex, distance, lambda i, k: segment_distance(
                 seg[i, a[k], 0], seg[i, a[k], 1], seg[i, b[k], 0], seg[i, b[k], 1]) - rad[k])
         lbs.append(d)
-        exact.append(ex)
+        exact.append(np.broadcast_to(ex, d.shape))
         # obstacles: sphere against the oriented box; capsules/spheres exact
         if len(po):
             a, o = po[:, 0], po[:, 1]
@@ -260,8 +261,12 @@ class CollisionWorld:
                 cdist[:, ex] = np.linalg.norm(centre[:, a[ex]] - os_[ex].mean(axis=1), axis=-1)
                 _refine(d, cdist, rad, ex, distance, lambda i, k: segment_distance(
                     seg[i, a[k], 0], seg[i, a[k], 1], os_[k, 0], os_[k, 1]) - rad[k])
+            ex = np.broadcast_to(ex, d.shape).copy()
+            bc = ~np.isnan(self._piece_rad[a]) & self._obs_box[o]
+            if bc.any():  # capsules and spheres against boxes, in numpy
+                self._capsule_box(d, ex, np.linalg.norm(out, axis=-1), seg, a, o, bc, distance)
         else:
-            d, ex = np.zeros((m, 0)), np.zeros(0, bool)
+            d, ex = np.zeros((m, 0)), np.zeros((m, 0), bool)
         lbs.append(d)
         exact.append(ex)
         # floor: sphere height; capsules/spheres exact (lowest end point)
@@ -275,9 +280,9 @@ class CollisionWorld:
         else:
             d, ex = np.zeros((m, 0)), np.zeros(0, bool)
         lbs.append(d)
-        exact.append(ex)
+        exact.append(np.broadcast_to(ex, d.shape))
         lb = np.concatenate(lbs, axis=1)
-        ex = np.concatenate(exact)
+        ex = np.concatenate(exact, axis=1)
         pairs = np.concatenate([np.column_stack([p, np.full(len(p), k)])
                                 for k, p in enumerate(self._pairs)]).reshape(-1, 3)
         return self._narrow(W, lb, ex, pairs, distance, single)
@@ -293,7 +298,7 @@ class CollisionWorld:
         # coal's defaults (GJK and EPA to 1e-6, no warm start): depths of deep penetrations
         # between curved shapes (cylinders) are approximate, to ~1e-4 m
         dist = lb.copy()  # exact where ex; refined below where coal is asked
-        known = np.broadcast_to(ex, lb.shape).copy()
+        known = ex.copy()
         hit = known & (lb < 0)
         for i, k in zip(*np.nonzero(~known & (lb <= 0)), strict=True):
             touching, dk = self._coal_collide((W, i), pairs[k], creq, cres)
@@ -337,6 +342,50 @@ class CollisionWorld:
             depth[i] = [max(0.0, -float(dist[i, k])) if want_distance else 0.0 for k in ks]
         rep = CollisionReport(colliding, out_d, names, depth, nearest)
         return rep.single() if single else rep
+
+    def _capsule_box(self, d, known, mid_dist, seg, a, o, cols_mask, want_distance) -> None:
+        """Exact distances of capsule (or sphere) pieces to box obstacles where they matter
+        (as :func:`_refine`): the distance from the axis segment to the box, minimised by
+        golden-section search (it is convex along the segment), minus the radius. Where the
+        axis enters the box the depth is left to coal (``known`` stays False)."""
+        cols = np.flatnonzero(cols_mask)
+        rad = self._piece_rad[a[cols]]
+        lb = d[:, cols]
+        if want_distance:
+            thr = (mid_dist[:, cols] - rad).min(axis=1, keepdims=True)
+            need = lb <= np.maximum(thr, 0.0)
+        else:
+            need = lb <= 0.0
+        i, j = np.nonzero(need)
+        if not len(i):
+            return
+        k = cols[j]
+        T = self._obs_T[o[k]]
+        half, c = self._obs_half[o[k]], self._obs_centre[o[k]]
+        ends = np.einsum("nji,nsj->nsi", T[:, :3, :3], seg[i, a[k]] - T[:, None, :3, 3]) \
+            - c[:, None]
+        p0, v = ends[:, 0], ends[:, 1] - ends[:, 0]
+
+        def f(t):
+            return np.linalg.norm(np.maximum(np.abs(p0 + t[:, None] * v) - half, 0.0), axis=1)
+
+        lo, hi = np.zeros(len(i)), np.ones(len(i))
+        g = (np.sqrt(5.0) - 1.0) / 2.0
+        x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        f1, f2 = f(x1), f(x2)
+        for _ in range(60):  # the bracket shrinks to 0.618^60 = 3e-13 of the segment
+            left = f1 <= f2  # the minimum lies in [lo, x2], else in [x1, hi]
+            hi = np.where(left, x2, hi)
+            lo = np.where(left, lo, x1)
+            xn = np.where(left, hi - g * (hi - lo), lo + g * (hi - lo))
+            fn = f(xn)
+            x1, x2 = np.where(left, xn, x2), np.where(left, x1, xn)
+            f1, f2 = np.where(left, fn, f2), np.where(left, f1, fn)
+        best = np.minimum(np.minimum(f1, f2), np.minimum(f(np.zeros(len(i))),
+                                                         f(np.ones(len(i)))))
+        outside = best > 1e-9
+        d[i[outside], k[outside]] = best[outside] - self._piece_rad[a[k[outside]]]
+        known[i[outside], k[outside]] = True
 
     def _pair_names(self, pair) -> tuple[str, str]:
         a, b, kind = pair

@@ -109,3 +109,34 @@ def test_the_robot_file_sets_capsule_radii_per_link_and_keeps_them():
     assert [p.size[0] for p in upper] == [0.08]
     with pytest.raises(RobotFileError, match="link 2: field 'collision_radius'"):
         robot_from_toml(text.replace("collision_radius = 0.08", "collision_radius = -1"))
+
+
+def test_capsules_against_boxes_agree_with_coal_pair_by_pair():
+    import coal
+
+    puma = rg.load_robot("puma560")
+    boxes = [Obstacle(f"box {k}", "box", tuple(s), T) for k, (s, T) in enumerate([
+        ((0.8, 1.2, 0.04), rg.transl(0.6, 0.0, -0.37)),
+        ((0.25, 0.25, 0.1), rg.transl(0.5, 0.35, -0.3) @ rg.trotz(0.4)),
+        ((0.05, 2.0, 1.5), rg.transl(-0.6, 0.0, 0.0) @ rg.troty(0.2)),
+        ((0.3, 0.3, 0.3), rg.transl(0.0, 0.5, 0.5) @ rg.trotx(0.7) @ rg.trotz(0.3))])]
+    world = CollisionWorld(puma, boxes)
+    Q = puma.random_q(400, seed=11)
+    rep = world.check(Q)
+    W = world.piece_poses(Q)
+    req = coal.DistanceRequest()
+    for i in range(len(Q)):
+        best = np.inf
+        for a, p in enumerate(world.geometry.pieces):
+            ta = coal.Transform3s(W[i, a, :3, :3], W[i, a, :3, 3])
+            for o, ob in enumerate(boxes):
+                tb = coal.Transform3s(ob.T[:3, :3], ob.T[:3, 3])
+                best = min(best, coal.distance(p.geometry, ta, world._obs_shape[o], tb, req,
+                                               coal.DistanceResult()))
+        for a, b in world.geometry.self_pairs:
+            ta = coal.Transform3s(W[i, a, :3, :3], W[i, a, :3, 3])
+            tb = coal.Transform3s(W[i, b, :3, :3], W[i, b, :3, 3])
+            best = min(best, coal.distance(world._coal[a], ta, world._coal[b], tb, req,
+                                           coal.DistanceResult()))
+        assert rep.colliding[i] == (best < 0)
+        assert rep.distance[i] == pytest.approx(best, abs=1e-6)
