@@ -90,6 +90,13 @@ _EXPORTS = {
     "save_robot": "robogui.io.robotfile",
     "list_robots": "robogui.io.robotfile",
     "RobotFileError": "robogui.io.robotfile",
+    "Cell": "robogui.session.planning_scene.cell",
+    "CellObject": "robogui.session.planning_scene.cell",
+    "load_cell": "robogui.session.planning_scene.cell_file",
+    "save_cell": "robogui.session.planning_scene.cell_file",
+    "CellFileError": "robogui.session.planning_scene.cell_file",
+    "check_collisions": "robogui.session.planning_scene.collisions",
+    "CollisionReport": "robogui.engine.collision_detection.checker",
 }
 
 

@@ -178,6 +178,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="picture (.png, .jpg), video (.mp4, .webm, .gif) or image sequence "
                         "(a folder/ or a name with %%04d)")
 
+    c = sub.add_parser(
+        "check", help="check a teach program for collisions with itself and a work cell, "
+                      "continuously (exit 1 on contact, 0 when clear, 2 on a bad file)")
+    c.add_argument("program", metavar="PROGRAM", help="teach program (.prog)")
+    c.add_argument("--robot", metavar="NAME|FILE",
+                   help="library robot name or robot file (default: the cell's robot, else "
+                        "puma560)")
+    c.add_argument("--tip", metavar="LINK", help="URDF/xacro: the chain's last link")
+    c.add_argument("--package-path", action="append", default=[], metavar="DIR|NAME=DIR",
+                   help="URDF/xacro: where package://NAME and $(find NAME) are")
+    c.add_argument("--cell", metavar="CELL", help="work cell (.cell); without it the robot is "
+                   "checked against itself only")
+    c.add_argument("--json", action="store_true", help="print the result as JSON")
+
     # its options are parsed by robogui.io.legacy.robmat itself (see main)
     sub.add_parser("robmat", add_help=False,
                    help="SpaceLib Rob_Mat: positions, velocities, accelerations and joint "
@@ -328,6 +342,67 @@ def _parse_overlays(text: str):
                     trail="trail" in names)
 
 
+def _check(args) -> int:
+    """``robogui check``: contacts along a program, continuously; 1 on contact, 0 clear."""
+    import json
+    from pathlib import Path
+
+    from robogui.io.robotfile import RobotFileError, load_robot
+    from robogui.io.ros.urdf import set_package_path
+    from robogui.session.planning_scene.cell_file import load_cell
+    from robogui.session.planning_scene.continuous import check_trajectory
+    from robogui.session.teach.compile import compile_program
+    from robogui.session.teach.preflight import _move_index_per_sample
+    from robogui.session.teach.program import ProgramError
+    from robogui.session.teach.program_file import load_program
+
+    def fail(message: str) -> int:
+        print(f"robogui check: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        cell = load_cell(args.cell) if args.cell else None
+        name = args.robot or (cell.robot if cell is not None and cell.robot else ROBOT_DEFAULT)
+        if not args.robot and cell is not None and cell.robot:
+            near = Path(args.cell).parent / cell.robot  # a path relative to the cell file
+            name = str(near) if near.is_file() else cell.robot
+        set_package_path(args.package_path)
+        robot = load_robot(name, tip=args.tip)
+        program = load_program(args.program)
+        compiled = compile_program(program, robot)
+    except (RobotFileError, ProgramError, OSError, ValueError) as exc:
+        return fail(str(exc))
+    errors = [p for p in compiled.problems if p.severity == "error"]
+    if errors or compiled.trajectory is None:
+        return fail(f"{args.program}: the program does not compile: "
+                    f"{errors[0].message if errors else 'no trajectory'}")
+    traj = compiled.trajectory
+    report = check_trajectory(robot, traj.t, traj.q, cell)
+    move_of = _move_index_per_sample(compiled, len(traj.t))
+    rows = [{"pair": list(c.pair), "t_start": c.t_start, "t_end": c.t_end,
+             "t_deepest": c.t_deepest, "depth_m": c.depth,
+             "move": None if move_of[c.index] is None else move_of[c.index] + 1}
+            for c in report.contacts]
+    if args.json:
+        print(json.dumps({"program": str(args.program), "robot": robot.name,
+                          "cell": args.cell, "clear": report.clear,
+                          "duration_s": float(traj.t[-1] - traj.t[0]),
+                          "checked_states": len(report.t), "max_step_m": report.max_step,
+                          "contacts": rows}, indent=2))
+    else:
+        for r in rows:
+            where = f"move {r['move']}" if r["move"] else "start"
+            print(f"t = {r['t_start']:.3f}..{r['t_end']:.3f} s  {where}: {r['pair'][0]!r} hits "
+                  f"{r['pair'][1]!r}, up to {r['depth_m'] * 1e3:.3g} mm deep at "
+                  f"t = {r['t_deepest']:.3f} s")
+        what = f"{len(rows)} contact(s)" if rows else "clear"
+        print(f"{args.program}: {what} ({robot.name}"
+              f"{', cell ' + str(args.cell) if args.cell else ', no cell'}; "
+              f"{len(report.t)} states checked over {traj.t[-1] - traj.t[0]:.2f} s, no link "
+              f"point moving more than {report.max_step * 1e3:.2f} mm between two)")
+    return 1 if rows else 0
+
+
 def no_display_message(env=None, platform: str | None = None) -> str | None:
     """One line saying why the window cannot open here, or None when it can.
 
@@ -399,6 +474,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "render":
         return _render(args)
+    if args.command == "check":
+        return _check(args)
     return _gui(args)
 
 

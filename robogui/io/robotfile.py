@@ -48,7 +48,7 @@ TOP_KEYS = ("format", "name", "manufacturer", "source", "comment", "convention",
             "length_units", "gravity", "base", "tool", "poses", "links")
 TOP_REQUIRED = ("format", "name", "convention", "units", "links")
 LINK_KEYS = ("joint", "name", "theta", "d", "a", "alpha", "offset", "qlim", "m", "r", "I",
-             "Jm", "G", "B", "Tc", "tau_max", "flip", "locked")
+             "Jm", "G", "B", "Tc", "tau_max", "flip", "locked", "collision_radius")
 FRAME_KEYS = ("xyz", "rpy", "matrix")
 CONVENTIONS = {"standard": False, "modified": True}
 ANGLE_UNITS = {"rad": None, "deg": math.radians}
@@ -149,7 +149,7 @@ class _Reader:
         why = bounds.out_of_bounds(gravity, bounds.MAX_GRAVITY)
         if why:
             raise self.error(why, "gravity")
-        links, self.locked = [], {}
+        links, self.locked, self.radii = [], {}, {}
         for k, table in enumerate(links_data, 1):
             self.link = k
             links.append(self.one_link(table, mdh))
@@ -163,8 +163,9 @@ class _Reader:
             if why:
                 raise self.error(f"translation {why} m", field)
         try:
+            radii = [self.radii.get(k, 0.0) for k in range(len(links))] if self.radii else ()
             robot = Robot(links, name=name, base=base, tool=tool, gravity=gravity, poses=poses,
-                          **texts)
+                          collision_radii=radii, **texts)
         except ValueError as exc:  # e.g. a base matrix that is not a rigid transform
             field = str(exc).split()[0] if str(exc) else None
             raise self.error(str(exc), field if field in TOP_KEYS else None) from exc
@@ -251,6 +252,12 @@ class _Reader:
             kw["tau_max"] = self.number(t["tau_max"], "tau_max")
             if kw["tau_max"] < 0:
                 raise self.error(f"must not be negative, got {t['tau_max']!r}", "tau_max")
+        if "collision_radius" in t:  # capsules of the collision checks around the sticks
+            r = self.length(self.number(t["collision_radius"], "collision_radius"))
+            if not 0.0 < r <= bounds.MAX_LENGTH:
+                raise self.error(f"must be a positive length of at most {bounds.MAX_LENGTH:g} m,"
+                                 f" got {t['collision_radius']!r}", "collision_radius")
+            self.radii[self.link - 1] = r
         try:
             link = Link(**kw)
         except ValueError as exc:
@@ -529,8 +536,10 @@ def robot_to_toml(robot: Robot) -> str:
             parts.append(toml_table(field, _frame_items(T)))
     if robot.poses:
         parts.append(toml_table("poses", [(k, _floats(v)) for k, v in robot.poses.items()]))
-    for L in robot.links:
-        parts.append(toml_table("links", _link_items(L), array=True))
+    radii = robot.collision_radii or (0.0,) * robot.n
+    for L, r in zip(robot.links, radii, strict=True):
+        extra = [("collision_radius", r)] if r > 0 else []
+        parts.append(toml_table("links", _link_items(L) + extra, array=True))
     return "\n".join(parts)
 
 

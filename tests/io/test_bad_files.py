@@ -24,6 +24,7 @@ from robogui.io.legacy.roboop import (
 )
 from robogui.io.robotfile import RobotFileError, load_robot
 from robogui.session.motion.trajectories import load_trajectory_csv
+from robogui.session.planning_scene.cell_file import CellFileError, load_cell
 from robogui.session.teach.program import ProgramError
 from robogui.session.teach.program_file import ProgramFileError, load_program
 
@@ -41,12 +42,14 @@ def load(path: Path):
         return read_mot(path, nlink=6)
     if suffix == ".prog":
         return load_program(path)
+    if suffix == ".cell":
+        return load_cell(path)
     return load_trajectory_csv(path, PUMA)
 
 
 ERRORS = {".toml": RobotFileError, ".conf": LegacyFormatError, ".dat": LegacyFormatError,
           ".mot": LegacyFormatError, ".prog": ProgramFileError, ".csv": TrajectoryFileError,
-          ".urdf": RobotFileError}
+          ".urdf": RobotFileError, ".cell": CellFileError}
 
 
 def test_the_corpus_has_over_a_hundred_files_in_every_format():

@@ -37,6 +37,12 @@ class Robot(RobotTextMixin):
     base_link, tip : names of the first and last link of the chain (URDF robots).
     visuals : visual geometry, a tuple of :class:`robogui.engine.model.visual.Visual` (mesh
         file paths and primitives placed in link frames); drawn by the app.
+    collisions : collision geometry, Visual records as ``visuals`` (URDF ``<collision>``,
+        capsules from the robot file); empty: the collision checks make their own.
+    disabled_collisions : pairs of link names never checked against each other (an
+        SRDF's ``disable_collisions``), a tuple of sorted 2-tuples.
+    collision_radii : per link the radius (m) of the capsules the collision checks put
+        around its sticks when ``collisions`` is empty; 0 (or an empty tuple) for the default.
     mimic : coupled joints (URDF ``<mimic>``), ``{follower: (leader, multiplier, offset)}``
         with 0-based indices into ``links``: ``q_follower = multiplier * q_leader + offset``.
         ``links`` is then the whole chain (``robot.chain``, one body each) and ``robot.n``
@@ -51,7 +57,8 @@ class Robot(RobotTextMixin):
 
     __slots__ = ("_links", "_name", "_manufacturer", "_comment", "_base", "_tool",
                  "_gravity", "_poses", "_source", "_base_link", "_tip", "_visuals",
-                 "_chain", "_mimic", "_coupling", "__dict__")
+                 "_collisions", "_disabled_collisions", "_collision_radii", "_chain", "_mimic",
+                 "_coupling", "__dict__")
 
     def __init__(
         self,
@@ -68,6 +75,9 @@ class Robot(RobotTextMixin):
         tip: str = "",
         visuals: Sequence = (),
         mimic: Mapping[int, tuple[int, float, float]] | None = None,
+        collisions: Sequence = (),
+        disabled_collisions: Sequence = (),
+        collision_radii: Sequence = (),
     ):
         links = tuple(links)
         if not links:
@@ -99,6 +109,14 @@ class Robot(RobotTextMixin):
         self._base_link = str(base_link)
         self._tip = str(tip)
         self._visuals = tuple(visuals)
+        self._collisions = tuple(collisions)
+        self._disabled_collisions = tuple(sorted({tuple(sorted((str(a), str(b))))
+                                                  for a, b in disabled_collisions}))
+        radii = tuple(float(r) for r in collision_radii)
+        if radii and (len(radii) != len(self._chain) or not all(0.0 <= r < 1e3 for r in radii)):
+            raise ValueError(f"collision_radii must be {len(self._chain)} lengths in [0, 1000) m "
+                             f"(0 for the default), got {collision_radii!r}")
+        self._collision_radii = radii if any(radii) else ()
         self._base = self._frozen(as_transform(np.eye(4) if base is None else base, "base",
                                                stack=False))
         self._tool = self._frozen(as_transform(np.eye(4) if tool is None else tool, "tool",
@@ -158,7 +176,8 @@ class Robot(RobotTextMixin):
         return Robot(self._chain, name=self._name, manufacturer=self._manufacturer,
                      comment=self._comment, base=self._base, tool=self._tool,
                      gravity=self._gravity, source=self._source, base_link=self._base_link,
-                     tip=self._tip, visuals=self._visuals,
+                     tip=self._tip, visuals=self._visuals, collisions=self._collisions,
+                     disabled_collisions=self._disabled_collisions,
                      poses={k: cp.E @ v + cp.c for k, v in self._poses.items()})
 
     @property
@@ -192,6 +211,23 @@ class Robot(RobotTextMixin):
     def visuals(self) -> tuple:
         """Visual geometry (:class:`robogui.engine.model.visual.Visual`), empty for D-H robots."""
         return self._visuals
+
+    @property
+    def collisions(self) -> tuple:
+        """Collision geometry (:class:`robogui.engine.model.visual.Visual` records), empty
+        when the description has none (the collision checks then make their own)."""
+        return self._collisions
+
+    @property
+    def collision_radii(self) -> tuple:
+        """Per link the capsule radius (m) of the made-up stick geometry, 0 for the
+        default; empty when every link uses the default."""
+        return self._collision_radii
+
+    @property
+    def disabled_collisions(self) -> tuple:
+        """Link-name pairs never checked against each other (SRDF), sorted 2-tuples."""
+        return self._disabled_collisions
 
     @property
     def base(self) -> np.ndarray:
@@ -331,7 +367,12 @@ class Robot(RobotTextMixin):
                   comment=self._comment, base=self._base, tool=self._tool,
                   gravity=self._gravity, poses=self._poses, source=self._source,
                   base_link=self._base_link, tip=self._tip, visuals=self._visuals,
-                  mimic=self._mimic)
+                  mimic=self._mimic, collisions=self._collisions,
+                  disabled_collisions=self._disabled_collisions,
+                  collision_radii=self._collision_radii)
+        if "links" in changes and len(tuple(changes["links"])) != len(self._chain) \
+                and "collision_radii" not in changes:
+            kw["collision_radii"] = ()  # other links: the radii no longer match
         kw["links"] = self._chain
         kw.update(changes)
         return Robot(**kw)
@@ -456,6 +497,9 @@ class Robot(RobotTextMixin):
             self._poses) == set(other._poses) and all(
             np.array_equal(self._poses[k], other._poses[k]) for k in self._poses) and (
             self._visuals == other._visuals and self._tip == other._tip
+            and self._collisions == other._collisions
+            and self._disabled_collisions == other._disabled_collisions
+            and self._collision_radii == other._collision_radii
             and self._base_link == other._base_link)  # the meshes drawn, the chain's ends
 
     def __hash__(self) -> int:

@@ -1,4 +1,4 @@
-"""Visual geometry of a robot: meshes and primitives placed in link frames.
+"""Visual (and collision) geometry of a robot: meshes and primitives placed in link frames.
 
 The description holds file paths and placements only; loading triangles is the app's
 job (the 3D view builds them once per robot and moves them by the link transforms).
@@ -12,7 +12,7 @@ import numpy as np
 
 __all__ = ["Visual"]
 
-KINDS = ("mesh", "box", "cylinder", "sphere")
+KINDS = ("mesh", "box", "cylinder", "sphere", "capsule")
 
 
 @dataclass(frozen=True)
@@ -20,12 +20,13 @@ class Visual:
     """One piece of visual geometry.
 
     frame : index into ``fkine_all``: 0 the base (root link), j the frame of link j.
-    kind : "mesh", "box", "cylinder" (along z) or "sphere".
+    kind : "mesh", "box", "cylinder" (along z), "sphere" or "capsule" (along z; collision
+        geometry only).
     T : placement in that frame, a 4x4 tuple of tuples (metres).
     filename : the mesh file, resolved to a local path when found, else as written.
     uri : the mesh reference as written in the file (``package://...``), for messages.
     scale : mesh scale factors (3,).
-    size : box (x, y, z); cylinder (radius, length); sphere (radius,) in metres.
+    size : box (x, y, z); cylinder and capsule (radius, length); sphere (radius,) in metres.
     rgba : material colour (4 values in [0, 1]) or None (the view picks one).
     link : name of the link this geometry belongs to (URDF), for messages.
     follow : () for geometry fixed in its frame; for geometry beyond a joint off the chain

@@ -2,7 +2,7 @@
 
 A URDF has no named poses; MoveIt keeps them beside it, as ``<group_state>`` elements of
 an SRDF file (``panda.srdf``: ``default``, the arm's ready pose). robogui reads only
-those; groups, end effectors and collision pairs are for planners.
+those and the collision pairs it disables; groups and end effectors are for planners.
 
 Where the SRDF is looked for, first hit wins: ``STEM.srdf``, then ``NAME.srdf`` (NAME the
 URDF's robot name), in the URDF's folder, then in the sibling folders ``srdf/`` and
@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["find_srdf", "read_group_states", "srdf_poses", "START_POSE_NAMES"]
+__all__ = ["find_srdf", "read_group_states", "srdf_poses", "srdf_disabled_collisions",
+           "read_disabled_collisions", "START_POSE_NAMES"]
 
 # names SRDF files give the pose a robot starts from (checked in this order, any case)
 START_POSE_NAMES = ("ready", "home", "default")
@@ -49,12 +50,8 @@ def find_srdf(urdf: str | Path, robot_name: str | None = None) -> Path | None:
     return None
 
 
-def read_group_states(path: str | Path) -> list[tuple[str, dict[str, float]]]:
-    """``[(pose name, {joint name: value})]`` of every ``<group_state>``, in file order.
-
-    Raises ValueError naming the element when the file is not XML or a value is not a
-    finite number.
-    """
+def _root(path: str | Path):
+    """The parsed ``<robot>`` element of an SRDF (ValueError when it is not one)."""
     from lxml import etree
 
     from robogui.engine.guarded_open import read_guarded
@@ -68,6 +65,41 @@ def read_group_states(path: str | Path) -> list[tuple[str, dict[str, float]]]:
         raise ValueError(f"not valid XML ({exc})") from None
     if root.tag != "robot":
         raise ValueError(f"the root element is <{root.tag}>, not <robot>")
+    return root
+
+
+def read_disabled_collisions(path: str | Path) -> list[tuple[str, str]]:
+    """``[(link1, link2)]`` of every ``<disable_collisions>``, in file order (ValueError
+    when the file is not an SRDF or an element lacks a link)."""
+    out = []
+    for el in _root(path).iter("disable_collisions"):
+        a, b = el.get("link1"), el.get("link2")
+        if not a or not b:
+            raise ValueError(f"a <disable_collisions> needs link1 and link2, got {a!r}, {b!r}")
+        out.append((a, b))
+    return out
+
+
+def srdf_disabled_collisions(urdf: str | Path, robot_name: str | None) -> list[tuple[str, str]]:
+    """The link pairs the SRDF beside ``urdf`` disables (empty without one; a bad SRDF is
+    skipped with a warning naming it)."""
+    path = find_srdf(urdf, robot_name)
+    if path is None:
+        return []
+    try:
+        return read_disabled_collisions(path)
+    except (OSError, ValueError) as exc:
+        warnings.warn(f"{path}: {exc}; its disabled collision pairs are not used", stacklevel=2)
+        return []
+
+
+def read_group_states(path: str | Path) -> list[tuple[str, dict[str, float]]]:
+    """``[(pose name, {joint name: value})]`` of every ``<group_state>``, in file order.
+
+    Raises ValueError naming the element when the file is not XML or a value is not a
+    finite number.
+    """
+    root = _root(path)
     out = []
     for gs in root.iter("group_state"):
         name = gs.get("name")

@@ -42,7 +42,7 @@ from robogui.engine.spatial.transforms import angvec2tr
 
 from ..file_error import RobotFileError
 from .packages import PackageResolver
-from .srdf import srdf_poses
+from .srdf import srdf_disabled_collisions, srdf_poses
 from .urdf_checks import check_urdf
 from .xacro_expand import expand_xacro
 
@@ -279,7 +279,7 @@ def _inertial_parts(link, T: np.ndarray):
 
 
 def _color(vis, materials) -> tuple | None:
-    mat = vis.material
+    mat = getattr(vis, "material", None)  # <collision> elements have none
     if mat is None:
         return None
     if mat.color is None and mat.name in materials:
@@ -291,9 +291,10 @@ def _color(vis, materials) -> tuple | None:
 
 
 def _visuals(link, T: np.ndarray, frame: int, resolver, materials,
-             follow: tuple = ()) -> list[Visual]:
+             follow: tuple = (), elements=None) -> list[Visual]:
+    """Visual records of ``link.visuals`` (or of ``elements``: its ``<collision>``s)."""
     out = []
-    for vis in link.visuals:
+    for vis in link.visuals if elements is None else elements:
         g = vis.geometry
         if g is None:
             continue
@@ -457,7 +458,7 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     extras = _robogui_extras(root, path)
     materials = {m.name: m for m in model.materials}
     parts = {k: [] for k in range(n + 1)}
-    visuals = []
+    visuals, collisions = [], []  # <collision> geometry goes the visuals' way
     for name, (b, T) in body.items():
         if b == n:
             T = post_inv @ T
@@ -471,7 +472,10 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                       post_inv @ J if b == n else J)
             visuals += _visuals(tree.links[name], R, b, resolver, materials, follow)
         else:
+            R, follow = T, ()
             visuals += _visuals(tree.links[name], T, b, resolver, materials)
+        collisions += _visuals(tree.links[name], R, b, resolver, materials, follow,
+                               tree.links[name].collisions)
     for name, why in getattr(resolver, "dropped", ()):
         if name in body:
             visuals.append(Visual(body[name][0], "mesh", np.eye(4), link=name,
@@ -492,7 +496,8 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                       comment=f"URDF {path.name}, chain {tree.root} -> {tip}",
                       gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
                       source=str(path), base_link=tree.root, tip=tip, visuals=visuals,
-                      mimic=mimic)
+                      mimic=mimic, collisions=collisions,
+                      disabled_collisions=srdf_disabled_collisions(path, model.name))
     except ValueError as exc:  # e.g. limits of a leader and its followers that never meet
         raise RobotFileError(f"chain {tree.root} -> {tip}: {exc}", path) from None
     # qz is the zero pose within the limits (the Panda's joint 4 stops short of 0), then

@@ -10,7 +10,10 @@ time; the GUI lists them and a click seeks playback to ``problem.time``. It repo
   (wrist, elbow, shoulder) for Puma-like arms;
 * joint speed peaks above the maximum joint speeds (warning);
 * torque peaks above ``link.tau_max`` when the robot has dynamics (warning); without
-  limits a note (info) with each joint's peak, at the instant of the largest.
+  limits a note (info) with each joint's peak, at the instant of the largest;
+* with a work cell, every contact along the path (error), checked continuously (no link point
+  moves more than 2 mm between checks; :mod:`robogui.session.planning_scene.continuous`):
+  the pair, from when to when, and the deepest penetration.
 
 Everything is computed over all samples at once (the analysis is batched); pass an
 existing :class:`~robogui.session.motion.analysis.TrajectoryAnalysis` to reuse its torques.
@@ -22,11 +25,12 @@ import numpy as np
 
 from ..explain.readout import joint_value_text
 from ..motion.analysis import TrajectoryAnalysis, analyze_trajectory, mask_runs
+from ..planning_scene.continuous import check_trajectory
 from .compile import CompiledProgram, max_joint_speeds
 from .jog import joint_label, singularity_info
 from .program import Problem
 
-__all__ = ["preflight", "Problem", "worst_severity"]
+__all__ = ["preflight", "collision_problems", "Problem", "worst_severity"]
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -48,14 +52,17 @@ def worst_severity(problems) -> str | None:
 def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis | None = None,
               max_joint_speed=None, singularity_threshold: float | None = None,
               check_torque: bool = True, angle_unit: str = "deg",
-              length_unit: str = "mm") -> list[Problem]:
+              length_unit: str = "mm", cell=None) -> list[Problem]:
     """Check ``compiled`` (from :func:`~robogui.session.teach.compile.compile_program`) for
     ``robot``.
 
     ``max_joint_speed`` (n,) or scalar rad/s (m/s for prismatic joints), default
     :func:`~robogui.session.teach.program.max_joint_speeds`; ``singularity_threshold`` a
-    Yoshikawa value, default the analysis' threshold. Returns problems sorted by time;
-    their messages give joint values in ``angle_unit`` / ``length_unit`` (display units).
+    Yoshikawa value, default the analysis' threshold. ``cell`` a
+    :class:`~robogui.session.planning_scene.cell.Cell`: contacts with it and of the robot with
+    itself are errors (kind "collision"); None checks no collisions. Returns problems sorted
+    by time; their messages give joint values in ``angle_unit`` / ``length_unit`` (display
+    units).
     """
     units = (angle_unit, length_unit)
     if not isinstance(compiled, CompiledProgram):
@@ -143,9 +150,35 @@ def preflight(robot, compiled: CompiledProgram, *, analysis: TrajectoryAnalysis 
                     f"{abs(p.value):.1f} {unit}, above its limit {p.limit:.1f} {unit} "
                     f"(t = {p.t_start:.2f}..{p.t_end:.2f} s)", "torque", p.joint)
 
+    if cell is not None:
+        problems += collision_problems(robot, compiled, cell, length_unit)
+
     problems.sort(key=lambda p: (p.time, _RANK[p.severity],
                                  -1 if p.move_index is None else p.move_index))
     return problems
+
+
+def collision_problems(robot, compiled: CompiledProgram, cell, length_unit: str = "mm"
+                       ) -> list[Problem]:
+    """Every contact along ``compiled`` in ``cell``, checked continuously, as errors: e.g.
+    ``move 2: 'forearm' hits 'table' from t = 1.20 s to 1.34 s (up to 12 mm deep at
+    t = 1.27 s)``; ``time`` is the contact's start (a click seeks there)."""
+    traj = compiled.trajectory
+    report = check_trajectory(robot, traj.t, traj.q, cell)
+    move_of = _move_index_per_sample(compiled, len(traj.t))
+    scale, unit = {"mm": (1e3, "mm"), "cm": (1e2, "cm"), "m": (1.0, "m"),
+                   "in": (1 / 0.0254, "in")}.get(length_unit, (1e3, "mm"))
+    out = []
+    for c in report.contacts:
+        m = move_of[c.index] if c.index < len(move_of) else None
+        where = f"move {m + 1}" if m is not None else "start"
+        when = (f"at t = {c.t_start:.2f} s" if c.t_end - c.t_start < 5e-3
+                else f"from t = {c.t_start:.2f} s to {c.t_end:.2f} s")
+        out.append(Problem(c.t_start, c.index, m, "error",
+                           f"{where}: {c.pair[0]!r} hits {c.pair[1]!r} {when} (up to "
+                           f"{c.depth * scale:.3g} {unit} deep at t = {c.t_deepest:.2f} s)",
+                           "collision"))
+    return out
 
 
 def _move_index_per_sample(compiled: CompiledProgram, k: int) -> list[int | None]:

@@ -8,7 +8,7 @@ the robot, q, program and trajectory stay as they were (tests/app/test_bad_files
 Formats, by suffix: ``.toml`` robot (RobotFileError), ``.prog`` teach program
 (ProgramFileError), ``.csv`` trajectory for a 6-joint robot (TrajectoryFileError),
 ``.conf`` ROBOOP robot, ``.dat`` Rob_Mat robot and ``.mot`` Rob_Mat motion for a 6-joint
-robot (LegacyFormatError). The file names say what is wrong.
+robot (LegacyFormatError), ``.cell`` work cell (CellFileError). The file names say what is wrong.
 
 The kinds: truncated, binary, wrong encodings (UTF-16 without its mark, Latin-1), huge
 and non-finite numbers, deep nesting, absurd headers, wrong types and shapes.
@@ -136,6 +136,28 @@ URDF = """<?xml version="1.0"?>
   </joint>
 </robot>
 """
+
+CELL = '''format = "robogui-cell"
+version = 1
+name = "corpus cell"
+robot = "puma560"
+base = { xyz = [0, 0, 0], rpy = [0, 0, 0] }
+
+[[object]]
+name = "table"
+shape = "box"
+size = [1.2, 0.8, 0.04]
+xyz = [0.6, 0.0, 0.38]
+rpy = [0, 0, 0]
+color = "#8a8f98"
+
+[[object]]
+name = "post"
+shape = "cylinder"
+radius = 0.05
+length = 1.0
+xyz = [0.0, 0.6, 0.5]
+'''
 
 
 def files() -> dict[str, bytes | str]:
@@ -318,13 +340,53 @@ def files() -> dict[str, bytes | str]:
                                             for i in range(1, 10))
                                   + ']>' + URDF.split("?>", 1)[1].replace(
                                       'name="corpus"', 'name="&a9;"', 1))
+
+    # -- work cell ------------------------------------------------------------------------------
+    common("cell", CELL, "cell")
+    w = out
+    w["cell-size-1e300.cell"] = CELL.replace("size = [1.2,", "size = [1e300,")
+    w["cell-size-nan.cell"] = CELL.replace("size = [1.2,", "size = [nan,")
+    w["cell-size-inf.cell"] = CELL.replace("size = [1.2,", "size = [inf,")
+    w["cell-size-negative.cell"] = CELL.replace("size = [1.2,", "size = [-1.2,")
+    w["cell-size-two-values.cell"] = CELL.replace("size = [1.2, 0.8, 0.04]", "size = [1.2, 0.8]")
+    w["cell-radius-zero.cell"] = CELL.replace("radius = 0.05", "radius = 0.0")
+    w["cell-radius-text.cell"] = CELL.replace("radius = 0.05", 'radius = "thin"')
+    w["cell-int-beyond-float.cell"] = CELL.replace("length = 1.0", "length = " + "9" * 400)
+    w["cell-xyz-1e308.cell"] = CELL.replace("xyz = [0.6,", "xyz = [1e308,")
+    w["cell-rpy-strings.cell"] = CELL.replace("rpy = [0, 0, 0]\ncolor", 'rpy = ["0", 0, 0]\ncolor')
+    w["cell-deep-arrays.cell"] = CELL + "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    w["cell-deep-xyz.cell"] = CELL.replace("xyz = [0.6, 0.0, 0.38]", "xyz = " + "[" * 5000
+                                           + "]" * 5000)
+    w["cell-unknown-shape.cell"] = CELL.replace('shape = "box"', 'shape = "cone"')
+    w["cell-unknown-key.cell"] = CELL.replace("color =", "colour =")
+    w["cell-missing-size.cell"] = CELL.replace("size = [1.2, 0.8, 0.04]\n", "")
+    w["cell-missing-name.cell"] = CELL.replace('name = "post"\n', "")
+    w["cell-duplicate-name.cell"] = CELL.replace('name = "post"', 'name = "table"')
+    w["cell-bad-color.cell"] = CELL.replace('"#8a8f98"', '"grey"')
+    w["cell-wrong-format.cell"] = CELL.replace('"robogui-cell"', '"robogui-program"')
+    w["cell-no-format.cell"] = CELL.replace('format = "robogui-cell"\n', "")
+    w["cell-version-huge.cell"] = CELL.replace("version = 1", "version = 99999999999")
+    w["cell-base-nan.cell"] = CELL.replace("base = { xyz = [0, 0, 0]", "base = { xyz = [nan, 0, 0]")
+    w["cell-base-wrong-length.cell"] = CELL.replace("base = { xyz = [0, 0, 0]",
+                                                    "base = { xyz = [0, 0]")
+    w["cell-mesh-outside-folder.cell"] = CELL + ('\n[[object]]\nname = "m"\nshape = "mesh"\n'
+                                                 'file = "../../../../etc/passwd"\n')
+    w["cell-mesh-missing.cell"] = CELL + ('\n[[object]]\nname = "m"\nshape = "mesh"\n'
+                                          'file = "no-such-part.stl"\n')
+    w["cell-mesh-not-a-mesh.cell"] = CELL + ('\n[[object]]\nname = "m"\nshape = "mesh"\n'
+                                             'file = "cell-empty.cell"\n')
+    w["cell-box-with-radius.cell"] = CELL.replace("size = [1.2, 0.8, 0.04]",
+                                                  "size = [1.2, 0.8, 0.04]\nradius = 0.1")
+    w["cell-object-not-table.cell"] = CELL.split("[[object]]")[0] + "object = [1, 2]\n"
+    w["cell-syntax-error.cell"] = CELL.replace('shape = "box"', "shape = box")
+    w["cell-floor-text.cell"] = CELL.replace("base = {", 'floor = "yes"\nbase = {')
     return out
 
 
 def main() -> None:
     made = files()
     for old in HERE.iterdir():  # a file dropped from the list must not linger
-        if old.suffix in {".toml", ".prog", ".csv", ".conf", ".dat", ".mot", ".urdf"}:
+        if old.suffix in {".toml", ".prog", ".csv", ".conf", ".dat", ".mot", ".urdf", ".cell"}:
             old.unlink()
     for name, content in made.items():
         data = content.encode("utf-8") if isinstance(content, str) else content

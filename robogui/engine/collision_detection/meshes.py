@@ -1,0 +1,74 @@
+"""Triangle meshes for collision: read once through trimesh (STL, OBJ, DAE, glTF), scene
+transforms applied, scaled; cached by path, time and size.
+
+Reading is bounded: a file larger than :data:`MAX_MESH_BYTES` or with more than
+:data:`MAX_TRIANGLES` triangles is refused with a ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+__all__ = ["read_mesh", "MAX_MESH_BYTES", "MAX_TRIANGLES"]
+
+MAX_MESH_BYTES = 256 * 2**20
+MAX_TRIANGLES = 2_000_000
+_CACHE: OrderedDict = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def read_mesh(path, scale=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices (v, 3) float64 m, faces (f, 3) int64) of a mesh file, scaled by ``scale``
+    (3,). Raises ValueError naming the file when it cannot be read or has no triangles."""
+    import trimesh
+
+    path = os.fspath(path)
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the mesh: {exc.strerror or exc}") from None
+    if st.st_size > MAX_MESH_BYTES:
+        raise ValueError(f"{path}: the mesh file is {st.st_size / 2**20:.0f} MiB, more than "
+                         f"{MAX_MESH_BYTES / 2**20:.0f} MiB")
+    key = (path, st.st_mtime_ns, st.st_size)
+    with _LOCK:
+        hit = _CACHE.get(key)
+    if hit is None:
+        try:
+            loaded = trimesh.load(path, process=False)
+        except Exception as exc:  # trimesh raises many kinds for a broken file
+            raise ValueError(f"{path}: not a mesh trimesh can read ({exc})") from None
+        if isinstance(loaded, trimesh.Scene):
+            parts = []
+            for name in loaded.graph.nodes_geometry:
+                T, gname = loaded.graph[name]
+                geom = loaded.geometry[gname]
+                if isinstance(geom, trimesh.Trimesh):
+                    parts.append((geom, T))
+        elif isinstance(loaded, trimesh.Trimesh):
+            parts = [(loaded, np.eye(4))]
+        else:
+            parts = []
+        vs, fs, off = [], [], 0
+        for mesh, T in parts:
+            v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
+            vs.append(v)
+            fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
+            off += len(v)
+        if not vs or not sum(len(f) for f in fs):
+            raise ValueError(f"{path}: no triangles in the mesh file")
+        v, f = np.vstack(vs), np.vstack(fs)
+        if len(f) > MAX_TRIANGLES or not np.all(np.isfinite(v)):
+            raise ValueError(f"{path}: {len(f)} triangles (at most {MAX_TRIANGLES}) or "
+                             "non-finite vertices")
+        hit = (v, f)
+        with _LOCK:
+            _CACHE[key] = hit
+            while len(_CACHE) > 64:
+                _CACHE.popitem(last=False)
+    v, f = hit
+    return v * np.asarray(scale, dtype=float), f.copy()
