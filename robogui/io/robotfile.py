@@ -47,7 +47,7 @@ TOP_KEYS = ("format", "name", "manufacturer", "source", "comment", "convention",
             "length_units", "gravity", "base", "tool", "poses", "links")
 TOP_REQUIRED = ("format", "name", "convention", "units", "links")
 LINK_KEYS = ("joint", "name", "theta", "d", "a", "alpha", "offset", "qlim", "m", "r", "I",
-             "Jm", "G", "B", "Tc", "tau_max", "flip", "locked")
+             "Jm", "G", "B", "Tc", "tau_max", "qd_max", "qdd_max", "flip", "locked")
 FRAME_KEYS = ("xyz", "rpy", "matrix")
 CONVENTIONS = {"standard": False, "modified": True}
 ANGLE_UNITS = {"rad": None, "deg": math.radians}
@@ -250,6 +250,12 @@ class _Reader:
             kw["tau_max"] = self.number(t["tau_max"], "tau_max")
             if kw["tau_max"] < 0:
                 raise self.error(f"must not be negative, got {t['tau_max']!r}", "tau_max")
+        for key in ("qd_max", "qdd_max"):  # per second (squared), in the file's joint unit
+            if key in t:
+                value = self.number(t[key], key)
+                if not value > 0:
+                    raise self.error(f"must be a positive number, got {t[key]!r}", key)
+                kw[key] = joint_unit(value)
         try:
             link = Link(**kw)
         except ValueError as exc:
@@ -504,6 +510,9 @@ def _link_items(L: Link) -> list[tuple[str, object]]:
         items.append(("Tc", list(L.Tc)))
     if L.tau_max is not None:
         items.append(("tau_max", L.tau_max))
+    for key in ("qd_max", "qdd_max"):
+        if getattr(L, key) is not None:
+            items.append((key, getattr(L, key)))
     return items
 
 

@@ -81,7 +81,9 @@ def test_reorder_move_comment_and_update():
 
 
 def test_invalid_moves_and_programs():
-    with pytest.raises(ProgramError, match="'joint' or 'linear'"):
+    with pytest.raises(ProgramError, match="'joint', 'linear' or 'circular'"):
+        Move("spline", "P1")
+    with pytest.raises(ProgramError, match="needs a via waypoint"):
         Move("circular", "P1")
     with pytest.raises(ProgramError, match="not both"):
         Move("joint", "P1", duration=1.0, speed=0.5)
