@@ -386,6 +386,13 @@ def _compile_run(program, robot, indices, q_prev, limits, dt, build, segments, p
                     build.time, build.count - 1, indices[0], "warning",
                     f"move {indices[0] + 1}: its duration {want:g} s is shorter than the "
                     f"{T_opt:.3g} s the limits allow; it takes {T_opt:.3g} s", kind="timing"))
+        # TOPP-RA holds the limits at its grid points; between them a curved path can go a
+        # few per cent over: a uniform slow-down of the sampled motion takes that back
+        tr = timed.trajectory
+        probe = np.linspace(0.0, T_opt, max(200, int(T_opt / dt) + 1))
+        over = max(1.0, float(np.max(np.abs(tr(probe, 1)[:, :n]) / vlim[:n])),
+                   math.sqrt(float(np.max(np.abs(tr(probe, 2)[:, :n]) / alim[:n]))))
+        stretch = max(stretch, over * 1.001) if over > 1.0 else stretch
         _check_time(T_opt * stretch, dt, indices[0], build)
         t = _sample_times(T_opt * stretch, dt)
         tau_t = np.minimum(t / stretch, T_opt)
