@@ -12,6 +12,7 @@ asked for, its ``JointTorqueConstraint`` on an inverse-dynamics function (the en
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,34 +31,73 @@ class TimingError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class TimedPath:
-    """A path timed by TOPP-RA: ``duration`` s, ``trajectory`` (callable on times, toppra's
-    parametrised trajectory), the ``gridpoints`` (g,) in s, the time ``t_grid`` (g,) at each,
-    and ``active`` (g,) the index of the binding limit at each gridpoint among ``labels``
-    (-1 where none is within 2 % of its limit)."""
+    """A path timed by TOPP-RA: ``duration`` s; the ``gridpoints`` (g,) in s, the path speed
+    ``sd`` (g,) ds/dt at each and the constant path acceleration ``sdd`` (g-1,) between them
+    (toppra's ``ParametrizeConstAccel`` reading), the time ``t_grid`` (g,) at each grid point,
+    and ``active`` (g,) the index of the binding limit at each among ``labels`` (-1 where
+    none is within 2 % of its limit). ``path`` is toppra's spline through the samples."""
 
     duration: float
-    trajectory: object
+    path: object
     gridpoints: np.ndarray
+    sd: np.ndarray
+    sdd: np.ndarray
     t_grid: np.ndarray
     active: np.ndarray
     labels: tuple[str, ...]
     n: int
 
+    def evaluate(self, t) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Joint positions, speeds and accelerations (k, n) at times ``t`` (k,), s."""
+        t = np.clip(np.asarray(t, dtype=float), 0.0, self.duration)
+        i = np.clip(np.searchsorted(self.t_grid, t, side="right") - 1, 0, self.sdd.size - 1)
+        tau = t - self.t_grid[i]
+        sdd = self.sdd[i]
+        sd = self.sd[i] + sdd * tau
+        s = np.clip(self.gridpoints[i] + self.sd[i] * tau + 0.5 * sdd * tau * tau,
+                    self.gridpoints[0], self.gridpoints[-1])
+        d1 = self.path(s, 1)[:, : self.n]
+        return (self.path(s)[:, : self.n], d1 * sd[:, None],
+                d1 * sdd[:, None] + self.path(s, 2)[:, : self.n] * (sd * sd)[:, None])
+
     def sample(self, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Samples every ``dt`` s, the last at ``duration``: t (k,), q, qd, qdd (k, n)."""
         k = max(2, int(np.ceil(self.duration / dt - 1e-9)) + 1)
         t = np.linspace(0.0, self.duration, k)
-        tr = self.trajectory
-        return (t, tr(t)[:, : self.n], tr(t, 1)[:, : self.n], tr(t, 2)[:, : self.n])
+        return (t, *self.evaluate(t))
 
     def time_at(self, s) -> np.ndarray:
         """Time (s) at which the path passes parameter ``s`` (scalar or (k,))."""
         return np.interp(s, self.gridpoints, self.t_grid)
 
 
-def _gridpoints(s: np.ndarray, count: int) -> np.ndarray:
-    grid = np.linspace(s[0], s[-1], count)
-    return np.unique(np.concatenate([grid, [s[0], s[-1]]]))
+@functools.lru_cache(maxsize=32)
+def _box_constraints(vlim: tuple, alim: tuple) -> tuple:
+    """toppra's joint velocity and acceleration constraints for these limits. Made once per
+    set of limits: the constraints hold no path state, and toppra's constructors format
+    every limit row into a description string, a third of the time of a short move."""
+    import toppra.constraint as constraint
+
+    v, a = np.array(vlim), np.array(alim)
+    return (constraint.JointVelocityConstraint(np.column_stack([-v, v])),
+            constraint.JointAccelerationConstraint(
+                np.column_stack([-a, a]),
+                discretization_scheme=constraint.DiscretizationType.Interpolation))
+
+
+def _gridpoints(s: np.ndarray, y: np.ndarray, count: int, most: int = 1500) -> np.ndarray:
+    """``count`` even grid points plus every sample where the path bends (a TOPP-RA grid
+    coarser than a bend lets the acceleration between grid points run far over)."""
+    grid = [np.linspace(s[0], s[-1], count)]
+    if len(s) > 2:
+        h = np.diff(s)
+        slope = np.diff(y, axis=0) / h[:, None]
+        bend = np.linalg.norm(np.diff(slope, axis=0), axis=1) > 1e-9
+        bent = s[1:-1][bend]
+        if bent.size > most:
+            bent = bent[:: int(np.ceil(bent.size / most))]
+        grid.append(bent)
+    return np.unique(np.concatenate(grid + [[s[0], s[-1]]]))
 
 
 def time_optimal(s, y, vlim, alim, *, labels=None, n: int | None = None, gridpoints: int = 100,
@@ -67,9 +107,10 @@ def time_optimal(s, y, vlim, alim, *, labels=None, n: int | None = None, gridpoi
     ``s`` (m,) strictly increasing path parameter; ``y`` (m, k) path samples; ``vlim`` and
     ``alim`` (k,) symmetric speed and acceleration limits per column (inf = none); ``n``
     the number of joint columns (default k); ``labels`` (k,) names of the speed limits
-    (the acceleration labels are made from them); ``gridpoints`` the number of TOPP-RA
-    grid points; ``inverse_dynamics(q, qd, qdd) -> tau`` (n,) and ``tau_lim`` (n,) add a
-    torque limit. Raises :class:`TimingError` when no timing exists.
+    (the acceleration labels are made from them); ``gridpoints`` the number of even TOPP-RA
+    grid points (every sample where the path bends is one too);
+    ``inverse_dynamics(q, qd, qdd) -> tau`` (n,) and ``tau_lim`` (n,) add a torque limit.
+    Raises :class:`TimingError` when no timing exists.
     """
     import toppra
     import toppra.algorithm as algo
@@ -85,10 +126,7 @@ def time_optimal(s, y, vlim, alim, *, labels=None, n: int | None = None, gridpoi
     if np.any(vlim <= 0) or np.any(alim <= 0):
         raise TimingError("every speed and acceleration limit must be positive")
     path = toppra.SplineInterpolator(s, y)
-    cons = [constraint.JointVelocityConstraint(np.column_stack([-vlim, vlim])),
-            constraint.JointAccelerationConstraint(
-                np.column_stack([-alim, alim]),
-                discretization_scheme=constraint.DiscretizationType.Interpolation)]
+    cons = list(_box_constraints(tuple(vlim), tuple(alim)))
     if inverse_dynamics is not None and tau_lim is not None:
         tau_lim = np.asarray(tau_lim, dtype=float)
 
@@ -102,19 +140,18 @@ def time_optimal(s, y, vlim, alim, *, labels=None, n: int | None = None, gridpoi
         cons.append(constraint.JointTorqueConstraint(
             inv_dyn, lim, np.zeros(k),
             discretization_scheme=constraint.DiscretizationType.Collocation))
-    grid = _gridpoints(s, gridpoints)
+    grid = _gridpoints(s, y, gridpoints)
     inst = algo.TOPPRA(cons, path, gridpoints=grid, parametrizer="ParametrizeConstAccel")
-    traj = inst.compute_trajectory(0.0, 0.0)
-    if traj is None:
+    sdd, sd, _ = inst.compute_parameterization(0.0, 0.0)
+    if sd is None or sdd is None or not np.all(np.isfinite(sd)):
         raise TimingError("TOPP-RA found no timing within the limits for this path")
-    sdd, sd, _ = inst.compute_parameterization(0.0, 0.0)  # (g-1,), (g,): ds/dt, d2s/dt2
-    sd = np.maximum(np.asarray(sd, dtype=float), 0.0)
-    ds = np.diff(grid)
+    sd = np.maximum(np.asarray(sd, dtype=float), 0.0)  # (g,) ds/dt at the grid points
+    sdd = np.asarray(sdd, dtype=float)  # (g-1,) constant between them
     mean = sd[:-1] + sd[1:]
-    t_grid = np.concatenate([[0.0], np.cumsum(np.where(mean > 0, 2.0 * ds / np.maximum(
-        mean, 1e-300), 0.0))])
-    duration = float(traj.duration)
-    t_grid *= duration / t_grid[-1] if t_grid[-1] > 0 else 1.0
+    if np.any(mean <= 0):
+        raise TimingError("TOPP-RA's timing stops on the way (a limit of zero speed)")
+    t_grid = np.concatenate([[0.0], np.cumsum(2.0 * np.diff(grid) / mean)])
+    duration = float(t_grid[-1])
     # which limit binds where: speed and acceleration ratios at each grid point
     d1, d2 = path(grid, 1), path(grid, 2)
     sdd_g = np.concatenate([np.asarray(sdd, dtype=float), [0.0]])
@@ -126,4 +163,4 @@ def time_optimal(s, y, vlim, alim, *, labels=None, n: int | None = None, gridpoi
     all_labels = labels + tuple(x.replace("speed", "acceleration") for x in labels)
     best = np.argmax(ratios, axis=1)
     active = np.where(ratios[np.arange(grid.size), best] >= _ACTIVE, best, -1)
-    return TimedPath(duration, traj, grid, t_grid, active, all_labels, n)
+    return TimedPath(duration, path, grid, sd, sdd, t_grid, active, all_labels, n)

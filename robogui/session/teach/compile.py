@@ -30,8 +30,8 @@ __all__ = ["compile_program", "CompiledProgram", "Segment", "max_joint_speeds",
 DEFAULT_JOINT_SPEED_FRACTION = 0.5
 #: a joint that moves less than this (rad or m) along a run is held still
 _STILL_JOINT_TOL = 1e-7
-#: TOPP-RA grid points of a straight joint move, and of curved runs (at most)
-_GRID_STRAIGHT, _GRID_CURVED = 60, 300
+#: even TOPP-RA grid points of a straight joint move, and of other runs (their bends add more)
+_GRID_STRAIGHT, _GRID_CURVED = 30, 100
 
 
 def max_joint_speeds(robot) -> np.ndarray:
@@ -358,7 +358,7 @@ def _compile_run(program, robot, indices, q_prev, limits, dt, build, segments, p
     alim = np.concatenate([amax * acs, [np.inf, np.inf]])
     straight = len(indices) == 1 and moves[indices[0]].kind == "joint" and not moves[
         indices[0]].planned
-    grid = _GRID_STRAIGHT if straight else int(min(_GRID_CURVED, max(100, s.size // 2)))
+    grid = _GRID_STRAIGHT if straight else _GRID_CURVED
     dyn = None
     if torque:
         from robogui.engine.dynamics.dynamics import rne
@@ -388,17 +388,16 @@ def _compile_run(program, robot, indices, q_prev, limits, dt, build, segments, p
                     f"{T_opt:.3g} s the limits allow; it takes {T_opt:.3g} s", kind="timing"))
         # TOPP-RA holds the limits at its grid points; between them a curved path can go a
         # few per cent over: a uniform slow-down of the sampled motion takes that back
-        tr = timed.trajectory
-        probe = np.linspace(0.0, T_opt, max(200, int(T_opt / dt) + 1))
-        over = max(1.0, float(np.max(np.abs(tr(probe, 1)[:, :n]) / vlim[:n])),
-                   math.sqrt(float(np.max(np.abs(tr(probe, 2)[:, :n]) / alim[:n]))))
-        stretch = max(stretch, over * 1.001) if over > 1.0 else stretch
+        if not straight:
+            probe = np.linspace(0.0, T_opt, max(200, int(T_opt / dt) + 1))
+            _, pv, pa = timed.evaluate(probe)
+            over = max(1.0, float(np.max(np.abs(pv) / vlim[:n])),
+                       math.sqrt(float(np.max(np.abs(pa) / alim[:n]))))
+            stretch = max(stretch, over * 1.001) if over > 1.0 else stretch
         _check_time(T_opt * stretch, dt, indices[0], build)
         t = _sample_times(T_opt * stretch, dt)
-        tau_t = np.minimum(t / stretch, T_opt)
-        tr = timed.trajectory
-        q, qd, qdd = (tr(tau_t)[:, :n], tr(tau_t, 1)[:, :n] / stretch,
-                      tr(tau_t, 2)[:, :n] / stretch**2)
+        q, qd, qdd = timed.evaluate(np.minimum(t / stretch, T_opt))
+        qd, qdd = qd / stretch, qdd / stretch**2
         t_of_s = lambda x: timed.time_at(x) * stretch  # noqa: E731
     else:  # untimeable: a smooth profile over the given or a generous time, said above
         from robogui.engine.trajectory.trajectory import Trajectory

@@ -62,7 +62,7 @@ def test_speed_peaks_against_max_joint_speed(puma):
     vel = [p for p in preflight(puma, c) if p.kind == "velocity"]
     assert len(vel) == 1 and vel[0].joint == 0 and vel[0].severity == "warning"
     peak = np.abs(c.trajectory.qd[:, 0]).max()  # triangular profile: 2 x 1 rad / 0.5 s
-    assert peak == pytest.approx(4.0, rel=1e-2)  # 0.005 s samples, 60 grid points
+    assert peak == pytest.approx(4.0, rel=3e-2)  # 30 TOPP-RA grid points: a flatter top
     assert f"reaches {math.degrees(peak):.1f}°/s, above its maximum speed 180.0°/s" in \
         vel[0].message
     assert vel[0].index == int(np.argmax(np.abs(c.trajectory.qd[:, 0])))
