@@ -156,11 +156,17 @@ def time_optimal(s, y, vlim, alim, *, labels=None, n: int | None = None, gridpoi
     d1, d2 = path(grid, 1), path(grid, 2)
     sdd_g = np.concatenate([np.asarray(sdd, dtype=float), [0.0]])
     vel = np.abs(d1 * sd[:, None]) / vlim
-    acc = np.abs(d1 * sdd_g[:, None] + d2 * (sd**2)[:, None]) / alim
+    acc_raw = d1 * sdd_g[:, None] + d2 * (sd**2)[:, None]
+    acc = np.abs(acc_raw) / alim
     ratios = np.concatenate([vel, acc], axis=1)
     labels = tuple(labels) if labels is not None else tuple(
         f"joint {j + 1} speed" for j in range(k))
     all_labels = labels + tuple(x.replace("speed", "acceleration") for x in labels)
+    if inverse_dynamics is not None and tau_lim is not None:
+        q_g = path(grid)[:, :n]
+        tau = np.asarray(inverse_dynamics(q_g, (d1 * sd[:, None])[:, :n], acc_raw[:, :n]))
+        ratios = np.concatenate([ratios, np.abs(tau) / tau_lim], axis=1)
+        all_labels += tuple(f"joint {j + 1} torque" for j in range(n))
     best = np.argmax(ratios, axis=1)
     active = np.where(ratios[np.arange(grid.size), best] >= _ACTIVE, best, -1)
     return TimedPath(duration, path, grid, sd, sdd, t_grid, active, all_labels, n)

@@ -32,6 +32,8 @@ DEFAULT_JOINT_SPEED_FRACTION = 0.5
 _STILL_JOINT_TOL = 1e-7
 #: even TOPP-RA grid points of a straight joint move, and of other runs (their bends add more)
 _GRID_STRAIGHT, _GRID_CURVED = 30, 100
+#: even grid points of a run timed within torque limits
+_GRID_TORQUE = 200
 
 
 def max_joint_speeds(robot) -> np.ndarray:
@@ -367,11 +369,15 @@ def _compile_run(program, robot, indices, q_prev, limits, dt, build, segments, p
         tau = torque_limits(robot)
         if tau is not None and robot.has_dynamics:
             dyn = (lambda q, qd, qdd: rne(robot, q, qd, qdd), tau)
+    if dyn is not None:  # torque is collocated at the grid points: a finer grid holds it
+        grid = max(grid, _GRID_TORQUE)
     timed = None
     if not rp.findings:  # a path with unsolved stretches is not worth timing optimally
         try:
             timed = time_optimal(s, y, vlim, alim, labels=labels, n=n, gridpoints=grid,
                                  inverse_dynamics=dyn and dyn[0], tau_lim=dyn and dyn[1])
+            if dyn is not None:
+                timed = _hold_torque(timed, dyn, s, y, vlim, alim, labels, n, grid, dt)
         except TimingError as exc:
             problems.append(Problem(build.time, build.count - 1, indices[0], "error",
                                     f"move {indices[0] + 1}: {exc}", kind="timing"))
@@ -447,6 +453,29 @@ def _compile_run(program, robot, indices, q_prev, limits, dt, build, segments, p
     at = lambda index: t0_run + float(t[index - i0_run])  # noqa: E731
     _tool_findings(program, robot, rp, indices, segments, at, build, problems, jump_threshold)
     return q[-1].copy()
+
+
+def _hold_torque(timed, dyn, s, y, vlim, alim, labels, n, grid, dt):
+    """Torque is collocated at TOPP-RA's grid points only; where the sampled motion goes
+    over a limit between them, time again with the limits lowered by the overshoot (a few
+    rounds; the gravity share does not scale, so it is repeated, not solved)."""
+    from robogui.engine.trajectory_processing.toppra_timing import TimingError, time_optimal
+
+    inv, tau_lim = dyn
+    lim = np.asarray(tau_lim, dtype=float)
+    for _ in range(4):
+        t = np.linspace(0.0, timed.duration, max(200, int(timed.duration / dt) + 1))
+        q, qd, qdd = timed.evaluate(t)
+        ratio = float(np.max(np.abs(inv(q, qd, qdd)) / tau_lim))
+        if ratio <= 1.002:
+            break
+        lim = lim / (ratio * 1.002)
+        try:
+            timed = time_optimal(s, y, vlim, alim, labels=labels, n=n, gridpoints=grid,
+                                 inverse_dynamics=inv, tau_lim=lim)
+        except TimingError:
+            break  # the lowered limits leave no timing: keep the last one
+    return timed
 
 
 def _tool_findings(program, robot, rp, indices, segments, at, build, problems,
