@@ -158,7 +158,10 @@ def test_documented_example_loads():
         encoding="utf-8")
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     p = loads_program(example)
-    assert p.name == "pick and place" and p.names == ["home", "above part"]
-    assert [m.kind for m in p.moves] == ["joint", "joint", "linear"]
+    assert p.name == "pick and place" and p.names == ["home", "above part", "side"]
+    assert [m.kind for m in p.moves] == ["joint", "joint", "linear", "linear", "circular"]
     assert p.moves[1] == Move("joint", "above part", speed=0.5, blend=0.2)
+    assert p.moves[3].blend_radius == 0.05  # blend_radius_mm = 50.0
+    assert (p.moves[4].via, p.moves[4].speed_percent, p.moves[4].accel_percent) == (
+        "side", 50.0, 80.0)
     np.testing.assert_allclose(p.waypoint("home").q, np.radians([0, 45, 180, 0, 45, 0]))
