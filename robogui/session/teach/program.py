@@ -473,6 +473,25 @@ class Program:
         i = self._move_index(index)
         return self.replace_move(i, self.moves[i].replace(**changes))
 
+    def set_planned_path(self, index: int, qs, prefix: str | None = None) -> Program:
+        """Joint move ``index`` passes through the configurations ``qs`` (k, n) on its way
+        to its target, e.g. a collision-free path from a planner: they become waypoints
+        (named ``<target>~1``, ``<target>~2``, ... or ``prefix``1, ...) and the move's
+        ``planned`` list, in one edit (one undo step). An empty ``qs`` makes the move
+        straight again (its old planned waypoints stay until deleted)."""
+        i = self._move_index(index)
+        move = self.moves[i]
+        if move.kind != "joint":
+            raise ProgramError(f"move {i + 1} is a {move.kind} move; only joint moves take a "
+                               "planned path")
+        prog, names = self, []
+        stem = f"{move.target}~" if prefix is None else prefix
+        for q in np.asarray(qs, dtype=float).reshape(-1, self.n_joints or 0):
+            name = prog.next_name(stem)
+            prog = prog.add_waypoint(q, name, comment=f"planned for move {i + 1}")
+            names.append(name)
+        return prog.update_move(i, planned=tuple(names))
+
     def set_move_comment(self, index: int, comment: str) -> Program:
         return self.update_move(index, comment=str(comment))
 

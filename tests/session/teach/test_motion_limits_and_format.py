@@ -100,6 +100,17 @@ def test_renaming_and_deleting_follow_via_and_planned():
         Move("joint", "a", speed_percent=150)
 
 
+def test_set_planned_path_is_one_edit_with_named_waypoints():
+    p = _program()
+    q1, q2 = [0.1, 0.2, 0, 0, 0, 0], [0.2, 0.3, 0, 0, 0, 0]
+    p2 = p.set_planned_path(1, [q1, q2])
+    assert p2.moves[1].planned == ("c~1", "c~2")
+    np.testing.assert_array_equal(p2.waypoint("c~2").q, q2)
+    assert loads_program(dumps_program(p2)) == p2
+    with pytest.raises(ProgramError, match="only joint moves"):
+        p.set_planned_path(2, [q1])
+
+
 def test_planned_waypoints_are_passed_through():
     puma = load_robot("puma560")
     qn = puma.pose("qn")
