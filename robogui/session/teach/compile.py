@@ -311,13 +311,16 @@ def _path_coordinates(robot, rp):
     from robogui.engine.kinematics.kinematics import fkine
 
     q = rp.q
-    T = fkine(robot, q)
-    dp = np.linalg.norm(np.diff(T[:, :3, 3], axis=0), axis=1)
-    R0, R1 = T[:-1, :3, :3], T[1:, :3, :3]
-    c = (np.einsum("kij,kij->k", R0, R1) - 1.0) / 2.0
-    dang = np.arccos(np.clip(c, -1.0, 1.0))
-    lin = np.concatenate([[0.0], np.cumsum(dp * rp.w_lin[1:])])
-    ang = np.concatenate([[0.0], np.cumsum(dang * rp.w_ang[1:])])
+    if rp.w_lin.any() or rp.w_ang.any():
+        T = fkine(robot, q)
+        dp = np.linalg.norm(np.diff(T[:, :3, 3], axis=0), axis=1)
+        R0, R1 = T[:-1, :3, :3], T[1:, :3, :3]
+        c = (np.einsum("kij,kij->k", R0, R1) - 1.0) / 2.0
+        dang = np.arccos(np.clip(c, -1.0, 1.0))
+        lin = np.concatenate([[0.0], np.cumsum(dp * rp.w_lin[1:])])
+        ang = np.concatenate([[0.0], np.cumsum(dang * rp.w_ang[1:])])
+    else:  # joint moves only: no tool-speed limit, no tool path needed
+        lin = ang = np.zeros(len(q))
     y = np.column_stack([q, lin, ang])
     step = np.linalg.norm(np.diff(y, axis=0), axis=1)
     keep = np.concatenate([[True], step > 1e-10])
