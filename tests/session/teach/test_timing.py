@@ -178,3 +178,26 @@ def test_movec_lies_on_its_circle(puma):
     # orientation kept (start and end orientations equal here: slerp holds it)
     R = fkine(puma, c.trajectory.q[seg.i_start:seg.i_end + 1])[:, :3, :3]
     assert np.abs(R - T0[:3, :3]).max() < 1e-6
+
+
+def test_joint_linear_and_circular_moves_blend_with_each_other(puma):
+    qa, qc, qb = _corner(puma)
+    q0 = puma.pose("qn") + np.array([0.3, -0.1, 0.1, 0.0, 0.2, 0.0])
+    prog = (Program(name="mixed").add_waypoint(q0, "start").add_waypoint(qa, "a")
+            .add_waypoint(qc, "c").add_waypoint(qb, "b")
+            .insert_move(Move("joint", "start"))
+            .insert_move(Move("joint", "a", blend_radius=0.03))   # joint into linear
+            .insert_move(Move("linear", "c", blend_radius=0.04))  # linear into circular
+            .insert_move(Move("circular", "start", via="b")))
+    c = compile_program(prog, puma, dt=DT)
+    assert c.ok, c.problems
+    _within_limits(c, puma)
+    P = fkine(puma, c.trajectory.q)[:, :3, 3]
+    t = c.trajectory.t
+    v = np.linalg.norm(np.gradient(P, t, axis=0), axis=1)
+    for name, r in (("a", 0.03), ("c", 0.04)):
+        d = np.linalg.norm(P - fkine(puma, prog.waypoint(name).q)[:3, 3], axis=1)
+        assert 0 < d.min() <= r + 1e-9  # cuts the corner within its radius
+        assert v[d <= r].min() > 0.02  # and does not stop in it
+    # one run from the first fine point to the last: the arm stops only at the ends
+    assert len(c.runs) == 1 and c.runs[0][0] == (1, 2, 3)
