@@ -493,6 +493,12 @@ def _tool_findings(program, robot, rp, indices, segments, at, build, problems,
         index = seg.i_start + int(round(frac * (seg.i_end - seg.i_start)))
         return at(index), index
 
+    for j, sentence in rp.notes:
+        time, index = where(j, 1.0)
+        m = moves[j]
+        problems.append(Problem(time, index, j, "info",
+                                f"move {j + 1} ({m.kind} to {m.target}): {sentence}",
+                                kind="blend"))
     for j, _, a, b, count, reason in rp.findings:
         m = moves[j]
         fa, fb = a / max(count - 1, 1), b / max(count - 1, 1)

@@ -48,13 +48,15 @@ _BLEND_SAMPLES = 24
 class RunPath:
     """Joint samples ``q`` (m, n) along a run, the move each sample belongs to ``owner``
     (m,), per-sample tool-speed weights ``w_lin``/``w_ang`` (1/(m/s), 1/(rad/s); 0 where no
-    tool-speed limit applies), and problems found as (sample index, Problem-maker)."""
+    tool-speed limit applies), IK failures ``findings`` (move, "ik", first, last sample,
+    sample count, reason) and ``notes`` (move, sentence) on blends that could not be made."""
 
     q: np.ndarray
     owner: np.ndarray
     w_lin: np.ndarray
     w_ang: np.ndarray
     findings: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
 
 @dataclass
@@ -227,6 +229,7 @@ def run_path(program, robot, indices, q_start, ik_options=None) -> RunPath:
             _solve_tool_piece(robot, p, seed, ik_options, findings)
     # the other corners blend in joint space
     arrays = [p.q for p in pieces]
+    notes: list = []
     blends: list = [None] * len(pieces)
     for k in range(len(pieces) - 1):
         a, b = pieces[k], pieces[k + 1]
@@ -235,6 +238,10 @@ def run_path(program, robot, indices, q_start, ik_options=None) -> RunPath:
             got = _joint_blend(robot, arrays[k], arrays[k + 1], a.q1, r)
             if got is not None:
                 arrays[k], blends[k], arrays[k + 1] = got
+            else:
+                notes.append((a.move, f"its blend radius of {r * 1000:g} mm cannot round "
+                                      "this corner (the moves are too short, or the tool "
+                                      "hardly moves near it): the path turns at the waypoint"))
     qs, owner, w_lin, w_ang = [], [], [], []
     for k, p in enumerate(pieces):
         move = moves[p.move]
@@ -251,4 +258,4 @@ def run_path(program, robot, indices, q_start, ik_options=None) -> RunPath:
             w_lin.append(np.full(len(arr), 1.0 / v if tool else 0.0))
             w_ang.append(np.full(len(arr), 1.0 / DEFAULT_TCP_ANGULAR_SPEED if tool else 0.0))
     return RunPath(np.concatenate(qs), np.concatenate(owner), np.concatenate(w_lin),
-                   np.concatenate(w_ang), findings)
+                   np.concatenate(w_ang), findings, notes)

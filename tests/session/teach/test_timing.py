@@ -201,3 +201,28 @@ def test_joint_linear_and_circular_moves_blend_with_each_other(puma):
         assert v[d <= r].min() > 0.02  # and does not stop in it
     # one run from the first fine point to the last: the arm stops only at the ends
     assert len(c.runs) == 1 and c.runs[0][0] == (1, 2, 3)
+
+
+def test_a_blend_that_cannot_be_made_is_said(puma):
+    qa = puma.pose("qn")
+    qb = qa + np.array([0.0, 0.01, 0.0, 0.0, 0.0, 0.0])  # a move of a few mm: no room
+    qc = qb + np.array([0.5, 0.0, 0.0, 0.0, 0.0, 0.0])   # to round its corner at 20 mm
+    prog = Program().record(qa).record(qb, blend_radius=0.02).record(qc)
+    c = compile_program(prog, puma, dt=DT)
+    notes = [p for p in c.problems if p.kind == "blend"]
+    assert len(notes) == 1 and notes[0].severity == "info" and notes[0].move_index == 1
+    assert "cannot round this corner" in notes[0].message
+    _within_limits(c, puma)
+    np.testing.assert_array_equal(c.trajectory.q[-1], qc)
+
+
+def test_a_corner_where_the_tool_stays_put_blends_in_joint_space(puma):
+    qa = puma.pose("qn")
+    qb = qa + np.array([0.0, 0.0, 0.0, 0.4, 0.0, 0.0])  # wrist roll only: the Puma's tool
+    qc = qb + np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.5])  # point (wrist centre) stays put
+    c = compile_program(Program().record(qa).record(qb, blend_radius=0.02).record(qc), puma,
+                        dt=DT)
+    assert not [p for p in c.problems if p.kind == "blend"]
+    _within_limits(c, puma)
+    i = int(np.argmin(np.abs(c.trajectory.q - qb).max(axis=1)))
+    assert np.abs(c.trajectory.qd[i]).max() > 0.05  # no stop at the corner
