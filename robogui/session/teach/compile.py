@@ -128,11 +128,6 @@ def _sample_times(duration: float, dt: float) -> np.ndarray:
     return np.linspace(0.0, duration, k)
 
 
-def _angle_between(R0: np.ndarray, R1: np.ndarray) -> float:
-    c = (np.trace(R0.T @ R1) - 1.0) / 2.0
-    return float(math.acos(min(1.0, max(-1.0, c))))
-
-
 def _value(robot, j: int, value: float, build) -> str:
     """Joint ``j``'s value for a message, in the units the build was asked for."""
     units = getattr(build, "units", ("deg", "mm"))

@@ -8,9 +8,9 @@ Session compares old and new to fire its events. Invalid edits raise
 Deleting a waypoint that moves still use is refused with a message that lists those
 moves, unless ``cascade=True`` is given, which deletes the moves too.
 
-:func:`compile_program` turns a program into one trajectory for a robot: joint moves
-with ``jtraj`` (``mstraj`` through blended waypoints), linear moves with ``ctraj`` and
-IK along the line, plus the time range of every move and any problems found.
+:func:`compile_program` turns a program into one trajectory for a robot, timed as a
+controller would (TOPP-RA within the joint limits, blend zones, circular moves), plus the
+time range of every move, its active limit and any problems found.
 """
 
 from __future__ import annotations
