@@ -17,7 +17,8 @@ import numpy as np
 
 __all__ = [
     "MAX_LENGTH", "MAX_ANGLE", "MAX_MASS", "MAX_INERTIA", "MAX_GRAVITY", "MAX_MOTOR",
-    "MAX_TORQUE", "MAX_JOINTS", "MAX_SAMPLES", "MAX_TIME", "MIN_DT", "MAX_MOVE_TIME",
+    "MAX_TORQUE", "MAX_JOINT_RATE",
+    "MAX_JOINTS", "MAX_SAMPLES", "MAX_TIME", "MIN_DT", "MAX_MOVE_TIME",
     "MIN_LINEAR_SPEED", "MIN_JOINT_SPEED_FRACTION", "MAX_LINEAR_SPEED", "MAX_FILE_BYTES",
     "MAX_DATA_FILE_BYTES",
     "out_of_bounds", "link_bound_problems", "robot_bound_problems", "check_count",
@@ -37,6 +38,8 @@ MAX_GRAVITY = 1.0e3
 MAX_MOTOR = 1.0e6
 #: joint torque/force limit tau_max (N m or N)
 MAX_TORQUE = 1.0e9
+#: joint speed limit qd_max (rad/s or m/s) and acceleration limit qdd_max (rad/s^2, m/s^2)
+MAX_JOINT_RATE = 1.0e6
 #: joints in one robot (ROBOOP ``dof``, Rob_Mat ``nlink``, TOML links)
 # long chains run on the O(n) recursive algorithms (engine/kinematics/recursive.py)
 MAX_JOINTS = 256
@@ -101,6 +104,10 @@ def _link_fields(L) -> list[tuple[str, object, float, float | None]]:
     tau = getattr(L, "tau_max", None)
     if tau is not None:
         out.append(("tau_max", tau, MAX_TORQUE, 0.0))
+    for key in ("qd_max", "qdd_max"):
+        rate = getattr(L, key, None)
+        if rate is not None:
+            out.append((key, rate, MAX_JOINT_RATE, 0.0))
     return out
 
 

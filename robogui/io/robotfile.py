@@ -48,7 +48,8 @@ TOP_KEYS = ("format", "name", "manufacturer", "source", "comment", "convention",
             "length_units", "gravity", "base", "tool", "poses", "links")
 TOP_REQUIRED = ("format", "name", "convention", "units", "links")
 LINK_KEYS = ("joint", "name", "theta", "d", "a", "alpha", "offset", "qlim", "m", "r", "I",
-             "Jm", "G", "B", "Tc", "tau_max", "flip", "locked", "collision_radius")
+             "Jm", "G", "B", "Tc", "tau_max", "qd_max", "qdd_max", "flip", "locked",
+             "collision_radius")
 FRAME_KEYS = ("xyz", "rpy", "matrix")
 CONVENTIONS = {"standard": False, "modified": True}
 ANGLE_UNITS = {"rad": None, "deg": math.radians}
@@ -258,6 +259,12 @@ class _Reader:
                 raise self.error(f"must be a positive length of at most {bounds.MAX_LENGTH:g} m,"
                                  f" got {t['collision_radius']!r}", "collision_radius")
             self.radii[self.link - 1] = r
+        for key in ("qd_max", "qdd_max"):  # per second (squared), in the file's joint unit
+            if key in t:
+                value = self.number(t[key], key)
+                if not value > 0:
+                    raise self.error(f"must be a positive number, got {t[key]!r}", key)
+                kw[key] = joint_unit(value)
         try:
             link = Link(**kw)
         except ValueError as exc:
@@ -515,6 +522,9 @@ def _link_items(L: Link) -> list[tuple[str, object]]:
         items.append(("Tc", list(L.Tc)))
     if L.tau_max is not None:
         items.append(("tau_max", L.tau_max))
+    for key in ("qd_max", "qdd_max"):
+        if getattr(L, key) is not None:
+            items.append((key, getattr(L, key)))
     return items
 
 

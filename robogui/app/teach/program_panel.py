@@ -165,7 +165,25 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         ml.addLayout(row)
         form = QtWidgets.QGridLayout()
         self.kind_combo = QtWidgets.QComboBox()
-        self.kind_combo.addItems(["joint", "linear"])
+        self.kind_combo.addItems(["joint", "linear", "circular"])
+        self.via_combo = QtWidgets.QComboBox()
+        self.via_combo.setToolTip("circular moves: the waypoint the arc passes through")
+        # blend zone (mm) and speed / acceleration overrides (% of the joint limits)
+        self.radius_box = QtWidgets.QDoubleSpinBox()
+        self.radius_box.setRange(0.0, 1000.0)
+        self.radius_box.setDecimals(1)
+        self.radius_box.setSuffix(" mm")
+        self.radius_box.setToolTip("Blend radius: the path leaves this waypoint's corner within "
+                                   "this distance without stopping (0: a fine point, stop)")
+        self.speed_pct_box = QtWidgets.QDoubleSpinBox()
+        self.accel_pct_box = QtWidgets.QDoubleSpinBox()
+        for box, what in ((self.speed_pct_box, "speed"), (self.accel_pct_box, "acceleration")):
+            box.setRange(1.0, 100.0)
+            box.setDecimals(0)
+            box.setSuffix(" %")
+            box.setValue(100.0)
+            box.setToolTip(f"{what.capitalize()} override: this share of every joint's "
+                           f"{what} limit")
         self.target_combo = QtWidgets.QComboBox()
         self.timing_combo = QtWidgets.QComboBox()
         self.timing_combo.addItems(["default timing", "duration (s)", "speed"])
@@ -189,6 +207,18 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         form.addWidget(QtWidgets.QLabel("Blend"), 2, 0)
         form.addWidget(self.blend_box, 2, 1)
         form.addWidget(self.move_comment, 2, 2, 1, 2)
+        form.addWidget(QtWidgets.QLabel("Blend r"), 3, 0)
+        form.addWidget(self.radius_box, 3, 1)
+        form.addWidget(QtWidgets.QLabel("Via"), 3, 2)
+        form.addWidget(self.via_combo, 3, 3)
+        form.addWidget(QtWidgets.QLabel("Speed"), 4, 0)
+        form.addWidget(self.speed_pct_box, 4, 1)
+        form.addWidget(QtWidgets.QLabel("Accel"), 4, 2)
+        form.addWidget(self.accel_pct_box, 4, 3)
+        for box in (self.radius_box, self.speed_pct_box, self.accel_pct_box):
+            box.setKeyboardTracking(False)
+            box.valueChanged.connect(lambda _v: self._apply_move_fields())
+        self.via_combo.activated.connect(lambda _i: self._apply_move_fields())
         ml.addLayout(form)
         self.kind_combo.activated.connect(lambda _i: self._apply_move_fields())
         self.target_combo.activated.connect(lambda _i: self._apply_move_fields())
@@ -228,6 +258,7 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         self._subs.connect(state.events.file, lambda _p: self._show_file())
         self._subs.connect(session.events.robot, lambda _r: self._show_file())
         self._subs.connect(state.events.problems, lambda _p: self._show_problems())
+        self._subs.connect(state.events.compiled, lambda _c: self.refresh())
         self.autosave_timer = QtCore.QTimer(self)
         self.autosave_timer.setInterval(autosave_ms)
         self.autosave_timer.timeout.connect(self._autosave)
@@ -259,18 +290,34 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
             self.waypoint_list.setCurrentRow(min(max(wrow, 0), len(prog.waypoints) - 1))
         with QtCore.QSignalBlocker(self.move_list):
             self.move_list.clear()
+            timed = self._move_timing()
             for i, m in enumerate(prog.moves):
                 text = f"{i + 1}. {m.describe()}" + (f"   # {m.comment}" if m.comment else "")
+                if i in timed:
+                    text += f"   [{timed[i]}]"
                 item = QtWidgets.QListWidgetItem(text)
                 item.setData(QtCore.Qt.ItemDataRole.UserRole, i)
                 self.move_list.addItem(item)
             self.move_list.setCurrentRow(min(max(mrow, 0), len(prog.moves) - 1))
-        with QtCore.QSignalBlocker(self.target_combo):
-            self.target_combo.clear()
-            self.target_combo.addItems(prog.names)
+        for combo in (self.target_combo, self.via_combo):
+            with QtCore.QSignalBlocker(combo):
+                combo.clear()
+                combo.addItems(prog.names)
         self._show_waypoint()
         self._show_move()
         self._show_file()
+
+    def _move_timing(self) -> dict[int, str]:
+        """Per move, its time and the limit that sets its speed, after a check of this
+        very program (empty before one)."""
+        c = self.state.compiled
+        if c is None or c.program != self.state.program:
+            return {}
+        out = {}
+        for seg in c.segments:
+            limit = c.active_limits[seg.move_index] if c.active_limits else ""
+            out[seg.move_index] = f"{seg.duration:.2f} s" + (f", {limit}" if limit else "")
+        return out
 
     def _show_file(self) -> None:
         st = self.state
@@ -293,7 +340,8 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
     def _show_move(self) -> None:
         i = self.selected_move()
         widgets = (self.kind_combo, self.target_combo, self.timing_combo, self.timing_value,
-                   self.blend_box, self.move_comment)
+                   self.blend_box, self.move_comment, self.radius_box, self.via_combo,
+                   self.speed_pct_box, self.accel_pct_box)
         for w in widgets:
             w.setEnabled(i is not None)
         if i is None:
@@ -332,9 +380,16 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
             # only joint moves blend (mstraj); a linear move stops at its waypoint
             self.blend_box.setEnabled(m.kind == "joint")
             self.blend_box.setToolTip(
-                "Seconds over which this move blends into the next joint move (0: stop)"
-                if m.kind == "joint" else "Linear moves stop at their waypoint (no blend)")
+                "Seconds over which this move blends into the next joint move (0: stop; "
+                "format version 1; the blend radius below is the controller's way)"
+                if m.kind == "joint" else "Tool moves blend by a radius (Blend r)")
             self.move_comment.setText(m.comment)
+            self.radius_box.setValue(m.blend_radius * 1000.0)
+            self.speed_pct_box.setValue(m.speed_percent or 100.0)
+            self.accel_pct_box.setValue(m.accel_percent or 100.0)
+            self.via_combo.setEnabled(m.kind == "circular")
+            if m.via:
+                self.via_combo.setCurrentText(m.via)
         finally:
             for w in widgets:
                 w.blockSignals(False)
@@ -352,8 +407,9 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         if self.state.compiled is not None:
             n_err = sum(p.severity == "error" for p in problems)
             n_warn = sum(p.severity == "warning" for p in problems)
-            dur = self.state.compiled.trajectory.duration
-            self._status(f"Checked: {dur:.2f} s, {n_err} error(s), {n_warn} warning(s); "
+            dur = self.state.compiled.cycle_time
+            self._status(f"Checked: cycle time {dur:.2f} s, {n_err} error(s), {n_warn} "
+                         "warning(s); "
                          "the trajectory is in the timeline", ok=n_err == 0)
             self._reveal(self.problem_list)
 
@@ -492,7 +548,14 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         changes = dict(kind=kind, target=self.target_combo.currentText(),
                        duration=value if timing == "duration" else None,
                        speed=value if timing == "speed" else None,
-                       blend=self.blend_box.value(), comment=self.move_comment.text())
+                       blend=self.blend_box.value(), comment=self.move_comment.text(),
+                       blend_radius=self.radius_box.value() / 1000.0,
+                       speed_percent=(None if self.speed_pct_box.value() >= 100.0
+                                      else self.speed_pct_box.value()),
+                       accel_percent=(None if self.accel_pct_box.value() >= 100.0
+                                      else self.accel_pct_box.value()),
+                       via=(self.via_combo.currentText() or None) if kind == "circular"
+                       else None)
         m = self.state.program.moves[i]
         was = "duration" if m.duration is not None else (
             "speed" if m.speed is not None else "default")

@@ -55,7 +55,9 @@ class Link:
     armature inertia ``Jm`` (motor side), gear ratio ``G``, viscous friction ``B`` and
     Coulomb friction ``Tc`` (scalar, or ``(tau_plus, tau_minus)``), both motor referred.
     ``tau_max`` is an optional joint torque (or force) limit, used by the plots;
-    ``qd_max`` an optional joint speed limit (rad/s or m/s).
+    ``qd_max`` an optional joint speed limit (rad/s or m/s) and ``qdd_max`` an optional
+    joint acceleration limit (rad/s^2 or m/s^2), used by program timing (defaults in
+    :mod:`robogui.engine.trajectory_processing.limits` when a robot gives none).
     ``flip=True`` reverses the joint's axis (roboticstoolbox ``Link(flip=True)``): the
     motion is ``theta = -q + offset`` (revolute) or ``d = -q + offset`` (prismatic).
 
@@ -96,6 +98,7 @@ class Link:
     axis: np.ndarray | None = None
     post: np.ndarray | None = None
     qd_max: float | None = None
+    qdd_max: float | None = None
 
     def __post_init__(self):
         s = lambda attr, v: object.__setattr__(self, attr, v)  # frozen: set once here
@@ -156,6 +159,8 @@ class Link:
         s("name", str(self.name))
         if self.qd_max is not None:
             s("qd_max", _scalar(self.qd_max, "qd_max", nonneg=True))
+        if self.qdd_max is not None:
+            s("qdd_max", _scalar(self.qdd_max, "qdd_max", nonneg=True))
         self._check_general(s)
 
     def _check_general(self, s) -> None:
@@ -281,7 +286,7 @@ class Link:
     def _key(self) -> tuple:
         return (self.joint, self.theta, self.d, self.a, self.alpha, self.mdh, self.offset,
                 self.qlim, self.m, tuple(self.r), tuple(self.I.ravel()), self.Jm, self.G,
-                self.B, self.Tc, self.name, self.tau_max, self.flip, self.qd_max,
+                self.B, self.Tc, self.name, self.tau_max, self.flip, self.qd_max, self.qdd_max,
                 *((None,) if self.origin is None else (
                     tuple(self.origin.ravel()), tuple(self.axis), tuple(self.post.ravel()))))
 

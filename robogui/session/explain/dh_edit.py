@@ -73,6 +73,10 @@ COLUMNS: tuple[Column, ...] = (
     Column("B", "B", "number", "viscous friction (motor referred)"),
     Column("Tc", "Tc [+ -]", "pair", "Coulomb friction tau+ tau- (motor referred)"),
     Column("tau_max", "tau max", "number", "joint torque (force) limit; - for none"),
+    Column("qd_max", "qd max", "number",
+           "joint speed limit, rad/s (m/s prismatic); - for the default"),
+    Column("qdd_max", "qdd max", "number",
+           "joint acceleration limit, rad/s^2 (m/s^2 prismatic); - for the default"),
 )
 
 
@@ -251,8 +255,9 @@ def cell_text(robot: Robot, row: int, col: int, angle_unit: str = "deg",
         return " ".join(_g(v, 4) for v in inertia_vector(L.I))
     if key == "Tc":
         return f"{_g(L.Tc[0], 4)} {_g(L.Tc[1], 4)}"
-    if key == "tau_max":
-        return "-" if L.tau_max is None else _g(L.tau_max)
+    if key in ("tau_max", "qd_max", "qdd_max"):
+        value = getattr(L, key)
+        return "-" if value is None else _g(value)
     return _g(getattr(L, key))
 
 
@@ -378,8 +383,13 @@ def _changes(L: Link, row: int, column: Column, text: str, angle_unit: str,
         if not lo < hi:
             raise ValueError("the lower limit must be below the upper limit")
         return {"qlim": (lo, hi)}
-    if key == "tau_max" and text.strip() in ("-", ""):
-        return {"tau_max": None}
+    if key in ("tau_max", "qd_max", "qdd_max") and text.strip() in ("-", ""):
+        return {key: None}
+    if key in ("qd_max", "qdd_max"):
+        value = parse_number(text)
+        if not value > 0:
+            raise ValueError(f"{key} must be a positive number, got {text!r}")
+        return {key: value}
     if kind == "number":
         return {key: parse_number(text)}
     if kind == "vector3":  # r, the centre of mass: a length

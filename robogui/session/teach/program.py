@@ -8,9 +8,9 @@ Session compares old and new to fire its events. Invalid edits raise
 Deleting a waypoint that moves still use is refused with a message that lists those
 moves, unless ``cascade=True`` is given, which deletes the moves too.
 
-:func:`compile_program` turns a program into one trajectory for a robot: joint moves
-with ``jtraj`` (``mstraj`` through blended waypoints), linear moves with ``ctraj`` and
-IK along the line, plus the time range of every move and any problems found.
+:func:`compile_program` turns a program into one trajectory for a robot, timed as a
+controller would (TOPP-RA within the joint limits, blend zones, circular moves), plus the
+time range of every move, its active limit and any problems found.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ __all__ = [
     "SEVERITIES",
 ]
 
-MOVE_KINDS = ("joint", "linear")
+MOVE_KINDS = ("joint", "linear", "circular")
 SEVERITIES = ("error", "warning", "info")
 _AUTO_NAME = re.compile(r"^P(\d+)$")
 
@@ -142,13 +142,24 @@ class Waypoint:
 class Move:
     """A move to waypoint ``target``.
 
-    ``kind``: "joint" (joint-interpolated, quintic) or "linear" (straight line of the
-    tool centre point, orientation slerped, solved by IK along the line).
-    ``duration`` s, or ``speed``: for a joint move a fraction (0, 1] of each joint's
-    maximum speed (the slowest joint sets the time); for a linear move the peak tool
-    speed in m/s. Give one or neither (the compiler's defaults apply), not both.
-    ``blend`` s: for joint moves, the time over which the move blends into the next
-    one instead of stopping at the waypoint (0 = stop).
+    ``kind``: "joint" (joint-interpolated), "linear" (straight line of the tool centre
+    point, orientation slerped, solved by IK along the line) or "circular" (an arc of the
+    tool centre point from where the arm is through waypoint ``via`` to ``target``,
+    orientation slerped from start to target: RAPID's MoveC, URScript's movec).
+    Moves are timed time-optimally (TOPP-RA) within the robot's joint limits, scaled by:
+    ``speed_percent`` and ``accel_percent`` (0, 100], per-move overrides of the joint speed
+    and acceleration limits (None = 100 %); ``speed``: for a joint move a fraction (0, 1]
+    of each joint's maximum speed (the same as ``speed_percent`` / 100, kept from format
+    version 1), for a linear or circular move the tool's speed limit in m/s (default
+    0.25 m/s); ``duration`` s stretches the move to take that long (never faster than the
+    limits allow). Give ``duration`` or ``speed``, not both.
+    ``blend_radius`` m (file: ``blend_radius_mm``): the path leaves this move's target
+    within that distance of it and rounds the corner into the next move without
+    stopping (UR's ``r``, ABB's zone); 0 is a fine point where the arm stops exactly.
+    ``blend`` s (format version 1): joint moves blend over that time into the next joint
+    move (``mstraj``); 0 = stop.
+    ``planned``: names of waypoints a joint move passes through on its way to ``target``
+    (a planned, e.g. collision-free, path; empty = straight in joint space).
     """
 
     kind: str = "joint"
@@ -157,11 +168,44 @@ class Move:
     speed: float | None = None
     blend: float = 0.0
     comment: str = ""
+    via: str | None = None
+    speed_percent: float | None = None
+    accel_percent: float | None = None
+    blend_radius: float = 0.0
+    planned: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.kind not in MOVE_KINDS:
-            raise ProgramError(f"a move kind must be 'joint' or 'linear', got {self.kind!r}")
+            raise ProgramError(f"a move kind must be 'joint', 'linear' or 'circular', "
+                               f"got {self.kind!r}")
         _check_name(self.target, "move target")
+        if self.kind == "circular":
+            if self.via is None:
+                raise ProgramError("a circular move needs a via waypoint")
+            _check_name(self.via, "via waypoint")
+        elif self.via is not None:
+            raise ProgramError("only a circular move has a via waypoint")
+        planned = tuple(self.planned)
+        for name in planned:
+            _check_name(name, "planned waypoint")
+        if planned and self.kind != "joint":
+            raise ProgramError("only a joint move has planned via waypoints")
+        object.__setattr__(self, "planned", planned)
+        for key in ("speed_percent", "accel_percent"):
+            pct = _optional_positive(getattr(self, key), f"a move's {key.replace('_', ' ')}")
+            if pct is not None and pct > 100.0:
+                raise ProgramError(f"a move's {key.replace('_', ' ')} must be in (0, 100], "
+                                   f"got {pct:g}")
+            object.__setattr__(self, key, pct)
+        try:
+            radius = float(self.blend_radius)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ProgramError(f"a move blend radius must be a number, got "
+                               f"{self.blend_radius!r}") from exc
+        if not math.isfinite(radius) or not 0.0 <= radius <= bounds.MAX_LENGTH:
+            raise ProgramError(f"a move blend radius must be zero or a positive length in m, "
+                               f"got {self.blend_radius!r}")
+        object.__setattr__(self, "blend_radius", radius)
         dur = _optional_positive(self.duration, "a move duration")
         spd = _optional_positive(self.speed, "a move speed")
         if dur is not None and spd is not None:
@@ -171,10 +215,10 @@ class Move:
             raise ProgramError(
                 f"a joint move's speed is a fraction [{bounds.MIN_JOINT_SPEED_FRACTION:g}, 1] "
                 f"of the maximum joint speed, got {spd:g}")
-        if spd is not None and self.kind == "linear" and not (
+        if spd is not None and self.kind != "joint" and not (
                 bounds.MIN_LINEAR_SPEED <= spd <= bounds.MAX_LINEAR_SPEED):
             raise ProgramError(
-                f"a linear move's speed must be between {bounds.MIN_LINEAR_SPEED:g} and "
+                f"a {self.kind} move's speed must be between {bounds.MIN_LINEAR_SPEED:g} and "
                 f"{bounds.MAX_LINEAR_SPEED:g} m/s, got {spd:g}")
         if dur is not None and dur > bounds.MAX_MOVE_TIME:
             raise ProgramError(f"a move duration must be at most {bounds.MAX_MOVE_TIME:g} s, "
@@ -204,8 +248,22 @@ class Move:
         elif self.speed is not None:
             how = (f" ({self.speed * 100:g} %)" if self.kind == "joint"
                    else f" ({self.speed:g} m/s)")
+        if self.speed_percent is not None:
+            how += f" v {self.speed_percent:g} %"
+        if self.accel_percent is not None:
+            how += f" a {self.accel_percent:g} %"
         blend = f", blend {self.blend:g} s" if self.blend > 0 else ""
-        return f"{self.kind} -> {self.target}{how}{blend}"
+        if self.blend_radius > 0:
+            blend += f", r {self.blend_radius * 1000:g} mm"
+        via = f" via {self.via}" if self.via else ""
+        if self.planned:
+            via += " through " + ", ".join(self.planned)
+        return f"{self.kind} -> {self.target}{via}{how}{blend}"
+
+    @property
+    def waypoints_used(self) -> tuple[str, ...]:
+        """Every waypoint name this move refers to: planned, via, then target."""
+        return self.planned + ((self.via,) if self.via else ()) + (self.target,)
 
 
 @dataclass(frozen=True, eq=False)
@@ -242,9 +300,10 @@ class Program:
             detail = ", ".join(f"{w.name}: {w.q.size}" for w in wps)
             raise ProgramError(f"waypoints have different numbers of joints ({detail})")
         for i, m in enumerate(moves):
-            if m.target not in index:
-                raise ProgramError(
-                    f"move {i + 1} ({m.describe()}) goes to {m.target!r}, which is not a waypoint")
+            for name in m.waypoints_used:
+                if name not in index:
+                    raise ProgramError(f"move {i + 1} ({m.describe()}) goes to or through "
+                                       f"{name!r}, which is not a waypoint")
         object.__setattr__(self, "waypoints", wps)
         object.__setattr__(self, "moves", moves)
         object.__setattr__(self, "name", str(self.name))
@@ -273,8 +332,8 @@ class Program:
             raise ProgramError(f"there is no waypoint {name!r} (waypoints: {known})") from None
 
     def moves_using(self, name: str) -> list[int]:
-        """0-based indices of the moves that go to waypoint ``name``."""
-        return [i for i, m in enumerate(self.moves) if m.target == name]
+        """0-based indices of the moves that go to (or through) waypoint ``name``."""
+        return [i for i, m in enumerate(self.moves) if name in m.waypoints_used]
 
     def next_name(self, prefix: str = "P") -> str:
         """The next free automatic name: P1, P2, ... (one above the highest used)."""
@@ -352,7 +411,10 @@ class Program:
             raise ProgramError(f"cannot rename {old!r} to {new!r}: a waypoint named {new!r} "
                                "already exists")
         wps = tuple(w.replace(name=new) if w.name == old else w for w in self.waypoints)
-        moves = tuple(m.replace(target=new) if m.target == old else m for m in self.moves)
+        moves = tuple(m.replace(target=new if m.target == old else m.target,
+                                via=new if m.via == old else m.via,
+                                planned=tuple(new if p == old else p for p in m.planned))
+                      if old in m.waypoints_used else m for m in self.moves)
         return self._with(waypoints=wps, moves=moves)
 
     def delete_waypoint(self, name: str, cascade: bool = False) -> Program:
@@ -366,7 +428,7 @@ class Program:
                                f"{'those moves' if s else 'that move'} first (or delete "
                                "them together)")
         wps = tuple(w for w in self.waypoints if w.name != name)
-        moves = tuple(m for m in self.moves if m.target != name)
+        moves = tuple(m for m in self.moves if name not in m.waypoints_used)
         return self._with(waypoints=wps, moves=moves)
 
     def touch_up(self, name: str, q) -> Program:
@@ -410,6 +472,25 @@ class Program:
         """Change fields of move ``index``, e.g. ``update_move(0, kind="linear", speed=0.1)``."""
         i = self._move_index(index)
         return self.replace_move(i, self.moves[i].replace(**changes))
+
+    def set_planned_path(self, index: int, qs, prefix: str | None = None) -> Program:
+        """Joint move ``index`` passes through the configurations ``qs`` (k, n) on its way
+        to its target, e.g. a collision-free path from a planner: they become waypoints
+        (named ``<target>~1``, ``<target>~2``, ... or ``prefix``1, ...) and the move's
+        ``planned`` list, in one edit (one undo step). An empty ``qs`` makes the move
+        straight again (its old planned waypoints stay until deleted)."""
+        i = self._move_index(index)
+        move = self.moves[i]
+        if move.kind != "joint":
+            raise ProgramError(f"move {i + 1} is a {move.kind} move; only joint moves take a "
+                               "planned path")
+        prog, names = self, []
+        stem = f"{move.target}~" if prefix is None else prefix
+        for q in np.asarray(qs, dtype=float).reshape(-1, self.n_joints or 0):
+            name = prog.next_name(stem)
+            prog = prog.add_waypoint(q, name, comment=f"planned for move {i + 1}")
+            names.append(name)
+        return prog.update_move(i, planned=tuple(names))
 
     def set_move_comment(self, index: int, comment: str) -> Program:
         return self.update_move(index, comment=str(comment))

@@ -27,14 +27,17 @@ __all__ = ["save_program", "load_program", "dumps_program", "loads_program", "Pr
            "FORMAT_NAME", "FORMAT_VERSION", "PROGRAM_SUFFIX"]
 
 FORMAT_NAME = "robogui-program"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2 added via, speed_percent, accel_percent, blend_radius_mm, planned
 PROGRAM_SUFFIX = ".prog"
 
 _ROOT_KEYS = {"format": str, "version": int, "name": str, "robot": str, "comment": str,
               "waypoint": list, "move": list}
 _WAYPOINT_KEYS = {"name": str, "q": list, "comment": str}
 _MOVE_KEYS = {"kind": str, "target": str, "duration": float, "speed": float, "blend": float,
-              "comment": str}
+              "comment": str, "via": str, "speed_percent": float, "accel_percent": float,
+              "blend_radius_mm": float, "planned": list}
+#: move keys that version 1 files do not have
+_V2_MOVE_KEYS = ("via", "speed_percent", "accel_percent", "blend_radius_mm", "planned")
 #: waypoints, and moves, in one program file
 MAX_ENTRIES = 100_000
 _TYPE_WORDS = {str: "text", int: "an integer", float: "a number", list: "a list"}
@@ -78,12 +81,18 @@ def dumps_program(program: Program) -> str:
     for m in program.moves:
         lines += ["", "[[move]]", f"kind = {toml_value(m.kind)}",
                   f"target = {toml_value(m.target)}"]
-        for key in ("duration", "speed"):
+        if m.via is not None:
+            lines.append(f"via = {toml_value(m.via)}")
+        if m.planned:
+            lines.append(f"planned = {toml_value(list(m.planned))}")
+        for key in ("duration", "speed", "speed_percent", "accel_percent"):
             value = getattr(m, key)
             if value is not None:
                 lines.append(f"{toml_key(key)} = {toml_value(float(value))}")
         if m.blend:
             lines.append(f"blend = {toml_value(float(m.blend))}")
+        if m.blend_radius:
+            lines.append(f"blend_radius_mm = {toml_value(float(m.blend_radius) * 1000.0)}")
         if m.comment:
             lines.append(f"comment = {toml_value(m.comment)}")
     return "\n".join(lines) + "\n"
@@ -240,16 +249,36 @@ def _program_from_data(data: dict, text: str, path) -> Program:
         for key in ("kind", "target"):
             if key not in mv:
                 fail("is missing", "move", k, key, entry)
-        if mv["target"] not in names:
-            known = ", ".join(sorted(names)) or "none"
-            fail(f"{mv['target']!r} is not a waypoint of this file (waypoints: {known})",
-                 "move", k, "target", entry)
+        if version < 2:
+            for key in _V2_MOVE_KEYS:
+                if key in mv:
+                    fail("is a version 2 field; this file says version 1", "move", k, key,
+                         entry)
+        known = ", ".join(sorted(names)) or "none"
+        for key in ("target", "via"):
+            if key in mv and mv[key] not in names:
+                fail(f"{mv[key]!r} is not a waypoint of this file (waypoints: {known})",
+                     "move", k, key, entry)
+        fields = dict(mv)
+        if "planned" in fields:
+            if not all(isinstance(x, str) for x in fields["planned"]):
+                fail("must be a list of waypoint names", "move", k, "planned", entry)
+            missing = [x for x in fields["planned"] if x not in names]
+            if missing:
+                fail(f"{missing[0]!r} is not a waypoint of this file (waypoints: {known})",
+                     "move", k, "planned", entry)
+            fields["planned"] = tuple(fields["planned"])
+        if "blend_radius_mm" in fields:
+            fields["blend_radius"] = fields.pop("blend_radius_mm") / 1000.0
         try:
-            moves.append(Move(**mv))
+            moves.append(Move(**fields))
         except ProgramError as exc:
             # point at the field the message is about when we can tell
-            key = next((f for f in ("kind", "duration", "speed", "blend")
-                        if f in mv and f in str(exc)), None)
+            words = {"blend radius": "blend_radius_mm", "speed percent": "speed_percent",
+                     "accel percent": "accel_percent", "via": "via", "planned": "planned"}
+            key = next((f for w, f in words.items() if f in mv and w in str(exc)), None)
+            key = key or next((f for f in ("kind", "duration", "speed", "blend")
+                               if f in mv and f in str(exc)), None)
             fail(str(exc), "move", k, key, entry)
     try:
         return Program(tuple(waypoints), tuple(moves), name=data.get("name", "untitled"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from PySide6 import QtCore, QtWidgets
 from PySide6.QtTest import QTest
 
@@ -236,3 +237,24 @@ def test_dh_editor_follows_global_units_for_display_and_typing(qtbot, window, se
         f"{math.degrees(session.robot.links[0].qlim[1]):.6g} deg")
     assert math.isclose(session.robot.links[1].a, 0.45)
     assert model.headerData(a, QtCore.Qt.Orientation.Horizontal) == "a [m]"
+
+
+def test_dh_editor_motion_limits_time_the_program(qtbot, window, session):
+    """qd max / qdd max typed into the table are the limits a program is timed within."""
+    from robogui.session.teach.compile import compile_program
+    from robogui.session.teach.program import Program
+
+    dh = _editor(window)
+    assert dh.table.model().index(0, column_index("qd_max")).data() == "-"  # the default
+    qn = session.robot.pose("qn")
+    prog = Program().record(qn).record(qn + np.array([1.0, 0, 0, 0, 0, 0]))
+    before = compile_program(prog, session.robot).cycle_time
+    _type_into(qtbot, dh.table, 0, "qd_max", "0.5")
+    _type_into(qtbot, dh.table, 0, "qdd_max", "1")
+    assert (session.robot.links[0].qd_max, session.robot.links[0].qdd_max) == (0.5, 1.0)
+    assert dh.table.model().index(0, column_index("qd_max")).data() == "0.5"
+    # 1 rad at 0.5 rad/s and 1 rad/s^2: 0.5 s up, 1.5 s cruising, 0.5 s down
+    after = compile_program(prog, session.robot).cycle_time
+    assert after == pytest.approx(2.5, rel=0.01) and after > before
+    _type_into(qtbot, dh.table, 0, "qd_max", "-1")  # refused with the reason, robot kept
+    assert session.robot.links[0].qd_max == 0.5

@@ -55,11 +55,14 @@ def test_joint_limit_violation_located_in_time(puma):
 def test_speed_peaks_against_max_joint_speed(puma):
     qn = puma.pose("qn")
     prog = Program().record(qn).record(qn + [1.0, 0, 0, 0, 0, 0], duration=0.5)
-    c = compile_program(prog, puma, dt=0.005)
+    # compiled for a faster arm (10 rad/s, 50 rad/s^2: 0.28 s at best, stretched to the
+    # 0.5 s asked for), then checked against the Puma's own 180 deg/s
+    c = compile_program(prog, puma, dt=0.005, max_joint_speed=10.0)
+    assert c.cycle_time == pytest.approx(0.5)
     vel = [p for p in preflight(puma, c) if p.kind == "velocity"]
     assert len(vel) == 1 and vel[0].joint == 0 and vel[0].severity == "warning"
-    peak = np.abs(c.trajectory.qd[:, 0]).max()  # quintic: 1.875 rad / 0.5 s = 3.75 rad/s
-    assert peak == pytest.approx(3.75, rel=1e-3)
+    peak = np.abs(c.trajectory.qd[:, 0]).max()  # triangular profile: 2 x 1 rad / 0.5 s
+    assert peak == pytest.approx(4.0, rel=3e-2)  # 30 TOPP-RA grid points: a flatter top
     assert f"reaches {math.degrees(peak):.1f}°/s, above its maximum speed 180.0°/s" in \
         vel[0].message
     assert vel[0].index == int(np.argmax(np.abs(c.trajectory.qd[:, 0])))
@@ -80,7 +83,8 @@ def test_singularity_warning(puma):
     sing = [p for p in preflight(puma, c) if p.kind == "singularity"]
     assert len(sing) == 1 and sing[0].severity == "warning"
     w = analyze_trajectory(puma, c.trajectory).yoshikawa
-    assert w.min() == pytest.approx(manipulability(puma, c.trajectory.q).min(), abs=1e-12)
+    # the samples pass q5 = 0 (nearly) exactly: both measures are ~0 there
+    assert w.min() == pytest.approx(manipulability(puma, c.trajectory.q).min(), abs=1e-10)
     crossing = np.argmin(np.abs(c.trajectory.q[:, 4]))
     assert c.trajectory.t[sing[0].index] < c.trajectory.t[crossing] < 2.0
     assert f"manipulability down to {w.min():.3g} at t = 1.00 s" in sing[0].message
@@ -140,7 +144,9 @@ def test_problems_are_sorted_and_include_compilation(puma):
     problems = preflight(puma, c)
     assert [p.time for p in problems] == sorted(p.time for p in problems)
     kinds = {p.kind for p in problems}
-    assert {"ik", "velocity"} <= kinds
+    # a duration shorter than the limits allow is now said at compile time ("timing"):
+    # the compiled move keeps to the joint speed limits instead
+    assert {"ik", "timing"} <= kinds
     assert worst_severity(problems) == "error"
     for p in problems:
         assert 0 <= p.index < len(c.trajectory)

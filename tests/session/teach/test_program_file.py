@@ -62,7 +62,7 @@ def test_round_trip_is_exact(tmp_path):
         assert w.q.tobytes() == wb.q.tobytes()  # bit-exact floats
     # the text is plain TOML with the documented keys and a degree comment
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "robogui-program" and data["version"] == 1
+    assert data["format"] == "robogui-program" and data["version"] == 2
     assert [w["name"] for w in data["waypoint"]] == p.names
     assert data["move"][1] == {"kind": "linear", "target": "grasp [left]", "duration": 2.5}
     assert "# deg: [" in path.read_text(encoding="utf-8")
@@ -110,7 +110,7 @@ def bad(text: str, tmp_path, name="bad.prog") -> ProgramFileError:
      "waypoint 2 ('above')", "q", "list of numbers"),
     ('q = [0.1, 0.6, -1.1, 0, 0.3, 0.2]', 'q = [0.1, 0.6, 0.3, 0.2]', 12,
      "waypoint 2 ('above')", "q", "has 4 joint values but waypoint 1 has 6"),
-    ('kind = "linear"', 'kind = "circle"', 20, "move 2", "kind", "'joint' or 'linear'"),
+    ('kind = "linear"', 'kind = "circle"', 20, "move 2", "kind", "'linear' or 'circular'"),
     ('target = "above"', 'target = "abve"', 21, "move 2", "target", "not a waypoint"),
     ('speed = 0.1', 'speed = -0.1', 22, "move 2", "speed", "positive"),
     ('speed = 0.1', 'sped = 0.1', 22, "move 2", "sped", "unknown key"),
@@ -158,7 +158,10 @@ def test_documented_example_loads():
         encoding="utf-8")
     example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     p = loads_program(example)
-    assert p.name == "pick and place" and p.names == ["home", "above part"]
-    assert [m.kind for m in p.moves] == ["joint", "joint", "linear"]
+    assert p.name == "pick and place" and p.names == ["home", "above part", "side"]
+    assert [m.kind for m in p.moves] == ["joint", "joint", "linear", "linear", "circular"]
     assert p.moves[1] == Move("joint", "above part", speed=0.5, blend=0.2)
+    assert p.moves[3].blend_radius == 0.05  # blend_radius_mm = 50.0
+    assert (p.moves[4].via, p.moves[4].speed_percent, p.moves[4].accel_percent) == (
+        "side", 50.0, 80.0)
     np.testing.assert_allclose(p.waypoint("home").q, np.radians([0, 45, 180, 0, 45, 0]))
