@@ -273,9 +273,9 @@ def read_rapid(text: str) -> tuple[np.ndarray, list[ReadMove]]:
         params["conf"] = tuple(int(c) for c in rt[1])
         via = None
         if instr == "MoveC":
-            via = _pose_from(lookup(first, "robtarget"), f"{where} ({first})")
+            via = _pose_from(lookup(first, "robtarget")[0], f"{where} ({first})")
         kind = {"MoveJ": "joint", "MoveL": "linear", "MoveC": "circular"}[instr]
-        moves.append(ReadMove(kind, name, pose=_pose_from(rt, f"{where} ({target})"),
+        moves.append(ReadMove(kind, name, pose=_pose_from(rt[0], f"{where} ({target})"),
                               via_pose=via, params=params))
     if tool is None:
         raise RobotLanguageError(f"{DIALECT}: no tooldata declared")
