@@ -55,20 +55,19 @@ _EXT = "[9E9, 9E9, 9E9, 9E9, 9E9, 9E9]"
 _TOOL = "t_robogui"
 
 
-def confdata(q, config: str | None) -> tuple[int, int, int, int]:
+def confdata(q, sides: tuple[bool, bool] | None) -> tuple[int, int, int, int]:
     """ABB ``confdata [cf1, cf4, cf6, cfx]`` of joint values ``q`` (n,) rad.
 
     cf1, cf4, cf6: the quadrant of axes 1, 4, 6 as ABB numbers them,
     ``floor(angle / 90 deg)`` (0 for 0..90 deg, 1 for 90..180, -1 for -90..0, -2 for
     -180..-90, and so on past one turn); an axis the arm lacks counts as 0.
     cfx = 4 b1 + 2 b2 + b3 (ABB's table for serial six-axis arms):
-    b1 = 1 when the wrist centre is behind axis 1 (``config[0] == "l"``, r6's left);
-    b2 = 1 when the wrist centre is behind the lower arm (``config[1] == "d"``, elbow down);
+    b1 = 1 when the wrist centre is behind axis 1 (``sides[0]``);
+    b2 = 1 when the wrist centre is behind the lower arm (``sides[1]``);
     b3 = 1 when axis 5's angle is negative (``q5 < 0``).
-    ``config`` is the arm configuration (``"run"`` style, from
-    :func:`robogui.session.explain.armconfig.config_of`); None (an arm without a spherical
-    wrist) gives b1 = b2 = 0. Angles are the robot model's: they are ABB's when the model
-    uses ABB's joint zeros and senses.
+    ``sides`` comes from :func:`robogui.session.teach.export.arm_sides` (read off the
+    joint axes); None (an arm without a spherical wrist) gives b1 = b2 = 0. Angles are the
+    robot model's: they are ABB's when the model uses ABB's joint zeros and senses.
     """
     q = np.asarray(q, dtype=float).reshape(-1)
 
@@ -76,9 +75,8 @@ def confdata(q, config: str | None) -> tuple[int, int, int, int]:
         return int(math.floor(q[i] / (math.pi / 2) + 1e-12)) if i < q.size else 0
 
     b1 = b2 = 0
-    if config:
-        b1 = int(config[0] == "l")
-        b2 = int(config[1] == "d")
+    if sides is not None:
+        b1, b2 = int(bool(sides[0])), int(bool(sides[1]))
     b3 = int(q.size >= 5 and q[4] < 0)
     return quadrant(0), quadrant(3), quadrant(5), 4 * b1 + 2 * b2 + b3
 
@@ -94,7 +92,7 @@ def _pose_text(T) -> str:
 
 
 def _robtarget(t: Target) -> str:
-    cf = ", ".join(str(c) for c in confdata(t.q, t.config))
+    cf = ", ".join(str(c) for c in confdata(t.q, t.sides))
     return f"[{_pose_text(t.pose)}, [{cf}], {_EXT}]"
 
 

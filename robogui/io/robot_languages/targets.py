@@ -1,7 +1,7 @@
 """What every robot-language writer takes: targets, motions and a program, in SI units.
 
 The session builds an :class:`ExportProgram` from a teach program and a robot (poses by
-forward kinematics, arm configuration, speeds); the writers turn it into text and never
+forward kinematics, ABB's arm configuration, speeds); the writers turn it into text and never
 compute kinematics. Also here: the error they raise, identifiers for the languages'
 names, number formatting, and the bounded bracket parser the readers share.
 """
@@ -36,14 +36,14 @@ class Target:
 
     ``q`` (n,) joint values, rad (revolute) / m (prismatic); ``pose`` (4, 4) the tool
     centre point in the robot's base frame (robogui's base transform removed), metres;
-    ``config`` the arm configuration letters (``"run"``, see
-    :mod:`robogui.session.explain.armconfig`) or None when the arm has none.
+    ``sides`` ABB's two arm-configuration answers (wrist centre behind axis 1, wrist
+    centre behind the lower arm), or None when the arm has no such configuration.
     """
 
     name: str
     q: np.ndarray
     pose: np.ndarray
-    config: str | None = None
+    sides: tuple[bool, bool] | None = None
     comment: str = ""
 
 

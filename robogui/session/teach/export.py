@@ -2,10 +2,10 @@
 
 Builds the writers' :class:`~robogui.io.robot_languages.targets.ExportProgram` from a
 :class:`Program` and a robot (tool-centre-point poses by forward kinematics in the robot's
-base frame, arm configuration letters for ABB's confdata, speeds in the controllers'
-terms) and hands it to the dialect's writer. Move fields the program model may not have
-(blend radius, speed and acceleration percentages, a circular move's via waypoint) are
-read through :func:`move_options` alone, which gives defaults when a field is missing.
+base frame, ABB's arm sides for confdata, speeds in the controllers' terms) and hands it
+to the dialect's writer. Move fields the program model may not have (blend radius, speed
+and acceleration percentages, a circular move's via waypoint) are read through
+:func:`move_options` alone, which gives defaults when a field is missing.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from robogui.io.robot_languages.targets import (
     Target,
 )
 
+from ..explain.arm_axes import _closest_point, _joint_axes
 from ..explain.armconfig import config_of
 from .compile import (
     _QUINTIC_PEAK,
@@ -36,7 +37,7 @@ from .program import Move, Program, ProgramError
 
 __all__ = ["DIALECTS", "MoveOptions", "move_options", "export_data", "export_texts",
            "export_program", "dialect_of", "RobotLanguageError", "MAX_TCP_ACCEL",
-           "max_joint_accels"]
+           "max_joint_accels", "arm_sides"]
 
 #: dialect -> (title, the suffixes of the files written)
 DIALECTS = {"urscript": ("URScript", (urscript.SUFFIX,)),
@@ -103,6 +104,62 @@ def max_joint_accels(robot) -> np.ndarray:
     return out
 
 
+def _line_points(p1, d1, p2, d2) -> tuple[np.ndarray, np.ndarray] | None:
+    """Closest points of two lines (point, unit direction); None when they are parallel."""
+    w = p1 - p2
+    b = float(d1 @ d2)
+    den = 1.0 - b * b
+    if den < 1e-12:
+        return None
+    s = (b * float(d2 @ w) - float(d1 @ w)) / den
+    t = (float(d2 @ w) - b * float(d1 @ w)) / den
+    return p1 + s * d1, p2 + t * d2
+
+
+def arm_sides(robot, q, config: str | None = None) -> tuple[bool, bool] | None:
+    """ABB's two arm-configuration questions for a 6-axis arm with a spherical wrist at
+    ``q`` (n,): (is the wrist centre behind axis 1, is it behind the lower arm); None for
+    other arms. Read off the joint axes, so neither the D-H convention nor the axes'
+    senses matter:
+
+    * up ``u1`` is axis 1's direction turned to the base frame's +z side; forward ``f``
+      is the horizontal part of the common normal from axis 1 to axis 2 (the shoulder
+      offset, a1 on ABB and KUKA arms); the wrist centre ``W`` (where axes 4-6 meet) is
+      behind axis 1 when ``(W - P1) . f < 0``.
+    * in the plane normal to axis 2, the lower arm runs from the shoulder ``S`` (on
+      axis 2) to the elbow ``E`` (axis 3 in that plane); the wrist is in front of the
+      lower arm when it lies on the forward side, ``((E - S) x (W - S)) . (f x u1) < 0``
+      (a vertical lower arm with the wrist ahead along ``f`` is in front).
+
+    An arm whose axes 1 and 2 meet (no shoulder offset: the Puma) has no forward
+    direction of its own; it falls back on the configuration letters (``"l"`` behind
+    axis 1, ``"d"`` behind the lower arm), r6's reading of the same postures.
+    """
+    q = np.asarray(q, dtype=float)
+    if config is None:
+        config = config_of(robot, q)
+    if config is None:
+        return None
+    pts, dirs = _joint_axes(robot, q)
+    W = _closest_point(pts[3:], dirs[3:])[0]
+    u1 = dirs[0] * (1.0 if dirs[0] @ np.asarray(robot.base)[:3, 2] >= 0 else -1.0)
+    near = _line_points(pts[0], u1, pts[1], dirs[1])
+    fallback = (config[0] == "l", config[1] == "d")
+    if near is None:
+        return fallback
+    P1, S = near
+    f = (S - P1) - ((S - P1) @ u1) * u1
+    if np.linalg.norm(f) < 1e-6 * max(1.0, robot.reach):
+        return fallback
+    f = f / np.linalg.norm(f)
+    u2 = dirs[1]
+    E = pts[2] + ((S - pts[2]) @ u2) * u2
+    Wp = (W - S) - ((W - S) @ u2) * u2
+    behind_axis1 = bool((W - P1) @ f < 0)
+    behind_lower = bool(np.cross(E - S, Wp) @ np.cross(f, u1) > 0)
+    return behind_axis1, behind_lower
+
+
 def export_data(program: Program, robot) -> ExportProgram:
     """``program`` on ``robot`` in the writers' terms: every target's pose (tool centre
     point in the robot's base frame, m), configuration letters, and each move's speed,
@@ -125,7 +182,8 @@ def export_data(program: Program, robot) -> ExportProgram:
     for i, n in enumerate(names):
         w = program.waypoint(n)
         config = config_of(robot, w.q, frames[i]) if robot.n == 6 else None
-        targets[n] = Target(n, w.q, poses[i], config, w.comment)
+        sides = arm_sides(robot, w.q, config) if config is not None else None
+        targets[n] = Target(n, w.q, poses[i], sides, w.comment)
     vmax = max_joint_speeds(robot)
     motions = []
     prev = None

@@ -33,7 +33,7 @@ def _program(types="RRRRRR", motions=None, tool=None) -> ExportProgram:
     n = len(types)
     rots = Rotation.random(4, random_state=7)
     t = [Target(f"P{i + 1}", RNG.uniform(-3, 3, n), _pose(rots[i], RNG.uniform(-1, 1, 3)),
-                "luf" if i % 2 else "rdn") for i in range(4)]
+                (True, False) if i % 2 else (False, True)) for i in range(4)]
     if motions is None:
         motions = (Motion("joint", t[0], speed_fraction=0.3, accel_fraction=0.5),
                    Motion("linear", t[1], tcp_speed=0.12, blend_radius=0.015),
@@ -97,17 +97,21 @@ def test_kuka_abc_are_scipy_intrinsic_zyx_angles_in_degrees():
                                                (200, 2), (-200, -3)])
 def test_confdata_quadrants_follow_abb(deg, quadrant):
     q = np.radians([deg, 10, 10, deg, 10, deg])
-    cf1, cf4, cf6, _ = rapid.confdata(q, "run")
+    cf1, cf4, cf6, _ = rapid.confdata(q, (False, False))
     assert (cf1, cf4, cf6) == (quadrant, quadrant, quadrant)
 
 
-@pytest.mark.parametrize(("config", "q5", "cfx"), [("run", 0.3, 0), ("run", -0.3, 1),
-                                                    ("rdn", 0.3, 2), ("rdf", -0.3, 3),
-                                                    ("lun", 0.3, 4), ("luf", -0.3, 5),
-                                                    ("ldn", 0.3, 6), ("ldf", -0.3, 7),
-                                                    (None, -0.3, 1), (None, 0.3, 0)])
-def test_confdata_cfx_is_abbs_table(config, q5, cfx):
-    assert rapid.confdata([0, 0, 0, 0, q5, 0], config)[3] == cfx
+_F, _B = False, True
+
+
+@pytest.mark.parametrize(("sides", "q5", "cfx"), [((_F, _F), 0.3, 0), ((_F, _F), -0.3, 1),
+                                                   ((_F, _B), 0.3, 2), ((_F, _B), -0.3, 3),
+                                                   ((_B, _F), 0.3, 4), ((_B, _F), -0.3, 5),
+                                                   ((_B, _B), 0.3, 6), ((_B, _B), -0.3, 7),
+                                                   (None, -0.3, 1), (None, 0.3, 0)])
+def test_confdata_cfx_is_abbs_table(sides, q5, cfx):
+    """ABB's table: cfx 0..7 = wrist behind axis 1 (4), behind the lower arm (2), q5 < 0."""
+    assert rapid.confdata([0, 0, 0, 0, q5, 0], sides)[3] == cfx
 
 
 # -- round trips --------------------------------------------------------------------------
@@ -151,7 +155,7 @@ def test_rapid_round_trip_with_circle_and_zones():
     assert moves[0].params["velset"] == 30.0 and moves[0].params["accset"] == 50.0
     assert moves[1].params["v_tcp"] == pytest.approx(0.12)
     assert moves[1].params["radius"] == pytest.approx(0.015)
-    assert moves[1].params["conf"] == rapid.confdata(prog.motions[1].target.q, "luf")
+    assert moves[1].params["conf"] == rapid.confdata(prog.motions[1].target.q, (True, False))
     assert moves[3].params["T"] == 2.5 and moves[3].params["radius"] == pytest.approx(0.02)
     text_j = rapid.write_rapid(prog, joint_instruction="MoveJ")
     assert "MoveJ p_P1," in text_j and "jointtarget" not in text_j
