@@ -40,6 +40,7 @@ from .targets import (
     fmt,
     identifiers,
     parse_brackets,
+    parse_number,
 )
 
 __all__ = ["write_rapid", "read_rapid", "confdata", "MM_DECIMALS", "QUAT_DECIMALS",
@@ -202,6 +203,8 @@ _COMMENT = re.compile(r"^! move \d+: \w+(?: via \S+)? -> (.*?)(?: \(.*\))?$")
 def _pose_from(value, where: str) -> np.ndarray:
     try:
         trans, rot = value[0], value[1]
+        if any(isinstance(x, (bool, list)) for x in [*trans, *rot]):
+            raise ValueError
         p = np.array(trans, dtype=float) / 1000.0
         quat = np.array(rot, dtype=float)
         if p.shape != (3,) or quat.shape != (4,):
@@ -213,6 +216,43 @@ def _pose_from(value, where: str) -> np.ndarray:
     if abs(norm - 1.0) > 1e-6:
         raise RobotLanguageError(f"{DIALECT}: {where}: quaternion norm {norm:g} is not 1")
     return rt2tr(q2r(quat / norm), p)
+
+
+def _read_move(groups, data: dict, state: dict, name: str, where: str) -> ReadMove:
+    """One move instruction (the groups of ``_MOVE``) with its declarations looked up."""
+    instr, first, second, speed, t, zone, _tool = groups
+
+    def lookup(ident, want, where=where):
+        kind, value = data.get(ident.lower(), (None, None))
+        if kind != want:
+            raise RobotLanguageError(f"{DIALECT}: {where}: {ident} is not a declared {want}")
+        return value
+
+    params = dict(state, speed=speed, zone=zone)
+    if t is not None:
+        params["T"] = parse_number(t, DIALECT, where)
+    if speed != "vmax":
+        params["v_tcp"] = lookup(speed, "speeddata")[0] / 1000.0
+    params["radius"] = 0.0 if zone == "fine" else lookup(zone, "zonedata")[1] / 1000.0
+    if instr == "MoveAbsJ":
+        axes = lookup(first, "jointtarget")[0]
+        if not (isinstance(axes, list) and len(axes) == 6
+                and all(isinstance(a, float) for a in axes)):
+            raise RobotLanguageError(f"{DIALECT}: {where}: {first} must hold six axis angles")
+        return ReadMove("joint", name, q=np.radians(np.array(axes)), params=params)
+    target = second if instr == "MoveC" else first
+    rt = lookup(target, "robtarget")
+    if not (isinstance(rt[1], list) and len(rt[1]) == 4
+            and all(isinstance(c, float) and c == int(c) for c in rt[1])):
+        raise RobotLanguageError(f"{DIALECT}: {where}: {target}'s confdata must be four "
+                                 "integers")
+    params["conf"] = tuple(int(c) for c in rt[1])
+    via = None
+    if instr == "MoveC":
+        via = _pose_from(lookup(first, "robtarget")[0], f"{where} ({first})")
+    kind = {"MoveJ": "joint", "MoveL": "linear", "MoveC": "circular"}[instr]
+    return ReadMove(kind, name, pose=_pose_from(rt[0], f"{where} ({target})"),
+                    via_pose=via, params=params)
 
 
 def read_rapid(text: str) -> tuple[np.ndarray, list[ReadMove]]:
@@ -238,43 +278,23 @@ def read_rapid(text: str) -> tuple[np.ndarray, list[ReadMove]]:
             value = parse_brackets(mt.group(4), DIALECT, f"{where} ({ident})")
             data[ident.lower()] = (kind, value)
             if kind == "tooldata":
+                if not (isinstance(value, list) and len(value) == 3):
+                    raise RobotLanguageError(f"{DIALECT}: {where}: {ident} is not a tooldata")
                 tool = _pose_from(value[1], f"{where} ({ident})")
             continue
         if mt := _SET.match(line):
-            state["velset" if mt.group(1) == "VelSet" else "accset"] = float(mt.group(2))
+            state["velset" if mt.group(1) == "VelSet" else "accset"] = parse_number(
+                mt.group(2), DIALECT, where)
             continue
         mt = _MOVE.match(line)
         if not mt:
             raise RobotLanguageError(f"{DIALECT}: {where}: not a statement robogui writes: "
                                      f"{line[:80]!r}")
-        instr, first, second, speed, t, zone, _tool = mt.groups()
-
-        def lookup(ident, want, where=where):
-            kind, value = data.get(ident.lower(), (None, None))
-            if kind != want:
-                raise RobotLanguageError(f"{DIALECT}: {where}: {ident} is not a declared {want}")
-            return value
-
-        params = dict(state, speed=speed, zone=zone)
-        if t is not None:
-            params["T"] = float(t)
-        if speed != "vmax":
-            params["v_tcp"] = lookup(speed, "speeddata")[0] / 1000.0
-        params["radius"] = 0.0 if zone == "fine" else lookup(zone, "zonedata")[1] / 1000.0
-        if instr == "MoveAbsJ":
-            axes = lookup(first, "jointtarget")[0]
-            moves.append(ReadMove("joint", name, q=np.radians(np.array(axes, dtype=float)),
-                                  params=params))
-            continue
-        target = second if instr == "MoveC" else first
-        rt = lookup(target, "robtarget")
-        params["conf"] = tuple(int(c) for c in rt[1])
-        via = None
-        if instr == "MoveC":
-            via = _pose_from(lookup(first, "robtarget")[0], f"{where} ({first})")
-        kind = {"MoveJ": "joint", "MoveL": "linear", "MoveC": "circular"}[instr]
-        moves.append(ReadMove(kind, name, pose=_pose_from(rt[0], f"{where} ({target})"),
-                              via_pose=via, params=params))
+        try:
+            moves.append(_read_move(mt.groups(), data, state, name, where))
+        except (TypeError, IndexError) as exc:
+            raise RobotLanguageError(f"{DIALECT}: {where}: a target, speeddata or zonedata "
+                                     f"of the wrong shape ({exc})") from None
     if tool is None:
         raise RobotLanguageError(f"{DIALECT}: no tooldata declared")
     return tool, moves

@@ -261,3 +261,34 @@ def test_bracket_parser_never_evaluates_and_bounds_depth():
         parse_brackets("[" * 50 + "]" * 50, "RAPID", "x")
     assert parse_brackets("[[1, 2.5], TRUE, [-3e2]]", "RAPID", "x") == [[1.0, 2.5], True,
                                                                          [-300.0]]
+
+
+def test_mangled_exports_read_or_fail_with_the_languages_error():
+    """Random edits of exported text: every reader either reads it or raises
+    RobotLanguageError (never another exception), so the app can say what is wrong."""
+    import random
+
+    prog = _program()
+    src, dat = krl.write_krl(prog, "demo")
+    texts = {"ur": urscript.write_urscript(prog), "rapid": rapid.write_rapid(prog),
+             "src": src, "dat": dat}
+    readers = {"ur": urscript.read_urscript, "rapid": rapid.read_rapid,
+               "src": lambda t: krl.read_krl(t, dat), "dat": lambda t: krl.read_krl(src, t)}
+    rng = random.Random(26)
+    alphabet = "[]{},;:=.-0123456789eE TRUEFALSE\nabcXYZ_#$\\"
+    for _ in range(1500):
+        which = rng.choice(list(texts))
+        chars = list(texts[which])
+        for _ in range(rng.randint(1, 5)):
+            i = rng.randrange(len(chars))
+            op = rng.random()
+            if op < 0.4:
+                chars[i] = rng.choice(alphabet)
+            elif op < 0.7:
+                del chars[i]
+            else:
+                chars.insert(i, rng.choice(alphabet))
+        try:
+            readers[which]("".join(chars))
+        except RobotLanguageError:
+            pass
