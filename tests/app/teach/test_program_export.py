@@ -54,3 +54,23 @@ def test_export_with_an_unknown_language_is_said_and_writes_nothing(qtbot, windo
     assert errors and errors[-1][0] == "Cannot export the program"
     assert "choose urscript, rapid or krl" in errors[-1][1]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_export_uses_the_tool_set_in_the_app(qtbot, window, session, tmp_path, monkeypatch,
+                                             errors):
+    from robogui.engine.kinematics.kinematics import fkine
+    from robogui.engine.spatial.transforms import transl, trotx
+    from robogui.io.robot_languages.urscript import read_urscript
+    from robogui.session.teach.program_file import load_program
+
+    tool = transl(0.01, 0.0, 0.12) @ trotx(0.3)
+    session.set_tool(tool)
+    assert window.teach.program.load_from(SAMPLE)
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(tmp_path / "tool.script"), "URScript (*.script)"))
+    window.act_export_program.trigger()
+    assert errors == []
+    tcp, moves = read_urscript((tmp_path / "tool.script").read_text())
+    assert abs(tcp - tool).max() < 1e-6
+    pick = load_program(SAMPLE).waypoint("pick").q
+    assert abs(moves[2].pose - fkine(session.robot, pick)).max() < 1e-6

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
+from robogui.engine.spatial.quaternion import UnitQuaternion
 from robogui.io.robot_languages import krl, rapid, urscript
 from robogui.io.robot_languages.targets import (
     ExportProgram,
@@ -74,6 +75,8 @@ def test_rapid_quaternion_is_scalar_first_scipy_quaternion():
         x, y, z, w = rot.as_quat()  # scipy: scalar last
         expect = np.array([w, x, y, z]) * (1 if w >= 0 else -1)
         np.testing.assert_allclose(q, expect, atol=1e-9)
+        # and the engine's UnitQuaternion of the same matrix (scalar first, s >= 0)
+        np.testing.assert_allclose(q, UnitQuaternion(rot.as_matrix()).vec, atol=1e-9)
         assert value[0][0] == pytest.approx([500.0, 0.0, 400.0])
 
 
