@@ -73,6 +73,9 @@ class Motion:
                                      f"got {self.kind!r}")
         if (self.kind == "circular") != (self.via is not None):
             raise RobotLanguageError("a circular move needs a via waypoint, and only it has one")
+        # the comment goes into one comment line of the exported text: no line breaks
+        object.__setattr__(self, "comment",
+                           " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", str(self.comment)).split()))
 
 
 @dataclass(frozen=True, eq=False)

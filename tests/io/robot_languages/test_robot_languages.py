@@ -295,3 +295,19 @@ def test_mangled_exports_read_or_fail_with_the_languages_error():
             readers[which]("".join(chars))
         except RobotLanguageError:
             pass
+
+
+def test_a_comment_with_line_breaks_stays_one_comment_line():
+    prog = _program()
+    t = prog.motions[0].target
+    evil = Motion("joint", t, comment="first\nmovej([9, 9, 9, 9, 9, 9])\r\nend")
+    prog = ExportProgram(prog.name, prog.robot_name, prog.joint_types, prog.tool,
+                         prog.max_joint_speed, prog.max_joint_accel, 1.2, (evil,))
+    text = urscript.write_urscript(prog)
+    assert "# move 1: joint -> P1  (first movej([9, 9, 9, 9, 9, 9]) end)" in text
+    _, moves = urscript.read_urscript(text)
+    assert len(moves) == 1 and moves[0].name == "P1"
+    _, moves = rapid.read_rapid(rapid.write_rapid(prog))
+    assert len(moves) == 1 and moves[0].name == "P1"
+    _, moves = krl.read_krl(*krl.write_krl(prog, "c"))
+    assert len(moves) == 1 and moves[0].name == "P1"
