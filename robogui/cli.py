@@ -6,6 +6,7 @@
     robogui --robot arm.urdf --tip tool0 --package-path ~/ros/src   # URDF / xacro
     robogui render --robot puma560 --q qr --view iso --size 1600x1200 -o out.png
     robogui render --robot puma560 --trajectory move.csv --fps 25 -o move.mp4   # or .gif
+    robogui export prog.prog --robot puma560 --to rapid -o prog.mod   # urscript, rapid, krl
 
 Qt is imported only when a command needs it, so ``robogui --help`` (and future
 headless commands) start quickly and run without a display.
@@ -192,6 +193,22 @@ def build_parser() -> argparse.ArgumentParser:
                    "checked against itself only")
     c.add_argument("--json", action="store_true", help="print the result as JSON")
 
+    e = sub.add_parser(
+        "export", help="write a teach program as URScript, ABB RAPID or KUKA KRL (see "
+                       "docs/robot-languages.md)")
+    e.add_argument("program", metavar="PROGRAM", help="teach program (.prog)")
+    e.add_argument("--robot", default=ROBOT_DEFAULT, metavar="NAME|FILE",
+                   help="library robot name or robot file the program runs on (default: "
+                        "puma560)")
+    e.add_argument("--tip", metavar="LINK", help="URDF/xacro: the chain's last link")
+    e.add_argument("--package-path", action="append", default=[], metavar="DIR|NAME=DIR",
+                   help="URDF/xacro: where package://NAME and $(find NAME) are")
+    e.add_argument("--to", required=True, choices=("urscript", "rapid", "krl"),
+                   help="robot language")
+    e.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="file to write (.script, .mod; KRL writes FILE.src and FILE.dat, the "
+                        "stem made a KRL name)")
+
     # its options are parsed by robogui.io.legacy.robmat itself (see main)
     sub.add_parser("robmat", add_help=False,
                    help="SpaceLib Rob_Mat: positions, velocities, accelerations and joint "
@@ -327,6 +344,24 @@ def _render(args) -> int:
     except (OSError, ValueError, RuntimeError) as exc:
         raise SystemExit(f"robogui: {exc}") from None
     print(f"wrote {args.output} ({count} frames, {size[0]}x{size[1]}, {args.fps:g} fps)")
+    return 0
+
+
+def _export(args) -> int:
+    from robogui.session.teach.export import export_program
+    from robogui.session.teach.program_file import load_program
+
+    args.q, args.deg = None, False
+    robot, _ = _load(args)
+    try:
+        program = load_program(args.program)
+        written = export_program(program, robot, args.to, args.output)
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"robogui: {exc}") from None
+    mismatch = program.robot_mismatch(robot)
+    if mismatch:
+        print(f"robogui: note: {mismatch}", file=sys.stderr)
+    print("wrote " + ", ".join(str(p) for p in written))
     return 0
 
 
@@ -476,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
         return _render(args)
     if args.command == "check":
         return _check(args)
+    if args.command == "export":
+        return _export(args)
     return _gui(args)
 
 

@@ -328,6 +328,11 @@ class MainWindow(QtWidgets.QMainWindow):
         m.addAction("&Open program\u2026", t.program.open_dialog)
         m.addAction("&Save program", t.program.save)
         m.addAction("Save program &as\u2026", t.program.save_as_dialog)
+        self.act_export_program = m.addAction("&Export program as\u2026",
+                                              t.program.export_dialog)
+        tip = "write the program as URScript, ABB RAPID or KUKA KRL for a real controller"
+        self.act_export_program.setToolTip(tip)
+        self.act_export_program.setStatusTip(tip)
         m.addSeparator()
         self.act_record = self._action("&Record waypoint", t.program.record, "Ctrl+R")
         m.addAction(self.act_record)

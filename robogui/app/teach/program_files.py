@@ -1,6 +1,7 @@
 """The program panel's file actions: New / Open / Save / Save as (``.prog``, saved
-atomically through :class:`~robogui.session.teach.teach.TeachState`), the autosave tick and the
-non-blocking recovery bar (Restore / Discard) offered at start-up.
+atomically through :class:`~robogui.session.teach.teach.TeachState`), Export as URScript,
+RAPID or KRL (:mod:`robogui.session.teach.export`), the autosave tick and the non-blocking
+recovery bar (Restore / Discard) offered at start-up.
 
 :class:`ProgramFileActions` is a mixin of :class:`~.program_panel.ProgramPanel`; it uses
 the panel's ``state``, ``session``, ``error_presenter``, ``_status``, ``recovery_bar`` and
@@ -13,7 +14,11 @@ from pathlib import Path
 
 from PySide6 import QtWidgets
 
-__all__ = ["ProgramFileActions"]
+__all__ = ["ProgramFileActions", "EXPORT_FILTERS"]
+
+#: file-dialog filter -> robot language (File > Teach program > Export program as...)
+EXPORT_FILTERS = {"URScript (*.script)": "urscript", "ABB RAPID (*.mod)": "rapid",
+                  "KUKA KRL (*.src)": "krl"}
 
 
 class ProgramFileActions:
@@ -60,6 +65,38 @@ class ProgramFileActions:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(self, "Open program", start,
                                                         "robogui program (*.prog);;All files (*)")
         return bool(path) and self.load_from(path)
+
+    def export_to(self, path, dialect: str) -> bool:
+        """Write the program in a robot language (``"urscript"|"rapid"|"krl"``) for the
+        session's robot; what cannot be expressed is said in a message, nothing written."""
+        from robogui.session.teach.export import export_program
+
+        try:
+            written = export_program(self.state.program, self.session.robot, dialect, path)
+        except (OSError, ValueError) as exc:
+            self.error_presenter("Cannot export the program", str(exc))
+            return False
+        self._status("Exported " + ", ".join(p.name for p in written))
+        return True
+
+    def export_dialog(self) -> bool:
+        """Ask for a file and a language (the dialog's filter), then :meth:`export_to`."""
+        from robogui.session.teach.export import dialect_of
+
+        stem = self.state.path.stem if self.state.path else self.state.program.name
+        start = str((self.state.path.parent if self.state.path else Path.home()) / stem)
+        path, chosen = QtWidgets.QFileDialog.getSaveFileName(
+            self, "Export program as", start, ";;".join(EXPORT_FILTERS))
+        if not path:
+            return False
+        dialect = EXPORT_FILTERS.get(chosen)
+        if dialect is None:  # no filter reported: the suffix typed decides
+            try:
+                dialect = dialect_of(Path(path).suffix or "urscript")
+            except ValueError as exc:
+                self.error_presenter("Cannot export the program", str(exc))
+                return False
+        return self.export_to(path, dialect)
 
     # -- autosave and recovery -------------------------------------------------------------------
     def _autosave(self) -> None:
