@@ -122,7 +122,7 @@ def test_jointdynamics():
     # roboticstoolbox-python gives the same J and B
     R = rtb.models.DH.Puma560()
     ref = R.jointdynamics(Q)
-    for j, L in enumerate(puma.links):
+    for j in range(puma.n):
         assert 1 / tfs[j].num[-1] == pytest.approx(ref[j][1][0], rel=1e-9)
         assert tfs[j].den[1] / tfs[j].num[-1] == pytest.approx(ref[j][1][1], rel=1e-12)
     # the physical motor-side inertia, rotor plus link reflected through the gear, is J - Jm:
