@@ -83,7 +83,9 @@ class PosePanel(QtWidgets.QWidget):
         self.config_label.setToolTip(
             "Arm configuration (r6 ikine560 letters; Unimation VAL words): left/right "
             "(LEFTY/RIGHTY), elbow up/down (ABOVE/BELOW), wrist no flip/flip "
-            "(NOFLIP/FLIP); for 6-axis arms with a spherical wrist or of UR type")
+            "(NOFLIP/FLIP); for 6-axis arms with a spherical wrist or of UR type. ABB conf: "
+            "RAPID confdata [cf1, cf4, cf6, cfx] (spherical wrist)")
+        self.config_label.setWordWrap(True)
         self.manip_label = value_label()
         self._manip_tip = ("Yoshikawa manipulability sqrt(det(J J^T)); 0 at a "
                            "singularity. Updated when a change is complete.")
@@ -147,7 +149,9 @@ class PosePanel(QtWidgets.QWidget):
         config = s.arm_config
         self.config_label.setText(
             "\u2014 (no spherical wrist, not UR type)" if config is None
-            else f"<b>{config}</b> &nbsp;{describe_config(config)} &nbsp;({val_words(config)})")
+            else f"<b>{config}</b> &nbsp;{describe_config(config)} &nbsp;({val_words(config)})"
+            + ("" if s.abb_conf is None else
+               " &nbsp;ABB conf [{}]".format(", ".join(str(v) for v in s.abb_conf))))
 
     def update_heavy(self) -> None:
         """Manipulability: once per completed change."""

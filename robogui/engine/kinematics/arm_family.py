@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["ArmModel", "arm_model", "arm_family", "rot", "motion", "config_flags"]
+__all__ = ["ArmModel", "arm_model", "arm_family", "rot", "motion", "config_flags", "abb_confdata"]
 
 _PARALLEL = 1e-9  # 1 - |cos| below this: parallel axes
 _MEET = 1e-9  # distance between axes, times the reach: they meet
@@ -190,3 +190,40 @@ def letters(flags: np.ndarray) -> list[str]:
     """r6-style letters ``"run"`` for flags (m, 3)."""
     return [("r" if a else "l") + ("u" if b else "d") + ("f" if c else "n")
             for a, b, c in np.atleast_2d(flags)]
+
+
+def abb_confdata(model: ArmModel, q) -> np.ndarray:
+    """ABB RAPID ``confdata`` ``[cf1, cf4, cf6, cfx]`` (m, 4) int of configurations q (m, 6)
+    of a spherical-wrist arm, following from the axes as ABB defines them:
+
+    * cf1, cf4, cf6: the quadrant of axes 1, 4, 6, ``floor(q / 90 deg)`` (0 for 0..90 deg,
+      -1 for -90..0 deg);
+    * cfx = 4 (wrist centre behind axis 1) + 2 (behind the lower arm) + 1 (axis 5 angle
+      negative). "In front of axis 1" is the side the wrist centre is on at q = 0, turned
+      with joint 1; "in front of the lower arm" is, in the plane normal to axis 2 with
+      axis 1's sense as up, the wrist centre clockwise from the lower arm (axis 2 to axis
+      3); the axis 5 sign is q5 as the robot description counts it.
+    """
+    q = np.atleast_2d(np.asarray(q, dtype=float))
+    W, P, G = _axes_at(model, q)
+    c = _apply(G[3], model.centre)
+    u1, u2 = model.w[0], W[:, 1]
+    f0 = model.centre - model.p[0]
+    f0 = f0 - np.dot(f0, u1) * u1
+    if np.linalg.norm(f0) < 1e-9 * model.reach:  # wrist centre on axis 1 at q = 0
+        f0 = np.cross(u1, model.w[1])
+    f = np.einsum("mab,b->ma", G[1][:, :3, :3], f0 / np.linalg.norm(f0))
+    behind1 = np.einsum("mi,mi->m", c - P[:, 0], f) < 0.0
+    fp = f - np.einsum("mi,mi->m", f, u2)[:, None] * u2
+    fp /= np.linalg.norm(fp, axis=1, keepdims=True)
+    up = u1 - np.einsum("i,mi->m", u1, u2)[:, None] * u2
+    up -= np.einsum("mi,mi->m", up, fp)[:, None] * fp
+    up /= np.linalg.norm(up, axis=1, keepdims=True)
+    lower, wrist = P[:, 2] - P[:, 1], c - P[:, 1]
+    lf, lz = np.einsum("mi,mi->m", lower, fp), np.einsum("mi,mi->m", lower, up)
+    wf, wz = np.einsum("mi,mi->m", wrist, fp), np.einsum("mi,mi->m", wrist, up)
+    behind_arm = lf * wz - lz * wf > 0.0  # counter-clockwise from the lower arm: behind
+    neg5 = np.mod(q[:, 4] + np.pi, 2 * np.pi) - np.pi < 0.0
+    quad = np.floor(q[:, [0, 3, 5]] / (np.pi / 2)).astype(int)
+    cfx = 4 * behind1 + 2 * behind_arm + neg5
+    return np.column_stack([quad, cfx.astype(int)])

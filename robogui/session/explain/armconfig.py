@@ -52,7 +52,8 @@ import numpy as np
 
 from .arm_axes import _closest_point, _joint_axes, has_spherical_wrist
 
-__all__ = ["is_puma_like", "arm_config", "describe_config", "config_of", "val_words"]
+__all__ = ["is_puma_like", "arm_config", "describe_config", "config_of", "val_words",
+           "abb_conf"]
 
 _PUMA_ALPHA = np.array([1.0, 0.0, -1.0, 1.0, -1.0, 0.0]) * (math.pi / 2)
 
@@ -125,6 +126,17 @@ def val_words(config: str) -> str:
         "ABOVE" if config[1] == "u" else "BELOW",
         "NOFLIP" if config[2] == "n" else "FLIP",
     ])
+
+
+def abb_conf(robot, q) -> tuple[int, int, int, int] | None:
+    """ABB ``confdata`` ``(cf1, cf4, cf6, cfx)`` of a 6-axis arm with a spherical wrist at
+    q (n,) (:func:`robogui.engine.kinematics.arm_family.abb_confdata`); None for others."""
+    from robogui.engine.kinematics.arm_family import abb_confdata, arm_model
+
+    model = arm_model(robot) if robot.n == 6 else None
+    if model is None or model.family != "spherical":
+        return None
+    return tuple(int(v) for v in abb_confdata(model, np.asarray(q, dtype=float))[0])
 
 
 def config_of(robot, q, frames: np.ndarray | None = None) -> str | None:

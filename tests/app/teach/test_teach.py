@@ -423,9 +423,11 @@ def test_branches_ghosts_and_readout_for_industrial_arms(qtbot, pendant, session
     here = analytic_config(robot, q)
     pp = window.pose_panel
     qtbot.waitUntil(lambda: here in pp.config_label.text(), timeout=3000)
-    from robogui.session.explain.armconfig import describe_config
+    from robogui.session.explain.armconfig import describe_config, val_words
 
     assert describe_config(here) in pp.config_label.text()
+    assert val_words(here) in pp.config_label.text()  # e.g. LEFTY BELOW NOFLIP
+    assert ("ABB conf [" in pp.config_label.text()) == (name != "ur5")  # spherical wrists
     tp = pendant.target
     before = window.view.grab_array()
     click(qtbot, tp.current_button)  # fills the boxes with the current pose and solves

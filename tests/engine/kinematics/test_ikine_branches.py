@@ -171,3 +171,29 @@ def test_built_arm_with_flipped_axes_and_offsets():
     res = ikine_analytic_all(r, r.fkine(q))
     b = BRANCHES.index(analytic_config(r, q))
     np.testing.assert_allclose(_wrap(res.q[b] - q), 0, atol=1e-9)
+
+
+def test_abb_confdata_follows_from_the_axes():
+    from robogui.engine.kinematics.arm_family import abb_confdata, arm_model
+
+    for name in ("irb140", "kr5"):
+        robot = load_robot(name)
+        model = arm_model(robot)
+        # the zero (calibration) pose: all quadrants 0, wrist in front, axis 5 at 0
+        np.testing.assert_array_equal(abb_confdata(model, np.zeros(6)), [[0, 0, 0, 0]])
+        q = np.array([np.radians(100), -0.3, 0.4, np.radians(-30), -0.5, np.radians(200)])
+        cf = abb_confdata(model, q)[0]
+        assert list(cf[:3]) == [1, -1, 2] and cf[3] % 2 == 1  # quadrants; q5 < 0
+        # the wrist flipped (q4 + pi, -q5, q6 + pi), same pose: only the axis-5 bit flips
+        q2 = q + [0, 0, 0, np.pi, 0, np.pi]
+        q2[4] = -q[4]
+        cf2 = abb_confdata(model, q2)[0]
+        assert cf2[3] == cf[3] - 1 and cf2[1] == cf[1] + 2 and cf2[2] == cf[2] + 2
+        # an arm without a shoulder offset: the eight branches have eight different cfx
+        rng = np.random.default_rng(4)
+        Q = rng.uniform(-2, 2, (30, 6))
+        res = ikine_analytic_all(robot, robot.fkine(Q))
+        for i in range(30):
+            here = np.array([not w.startswith("out of reach") for w in res.reason[i]])
+            cfx = abb_confdata(model, res.q[i][here])[:, 3]
+            assert len(set(cfx.tolist())) == here.sum()
