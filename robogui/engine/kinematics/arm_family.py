@@ -54,16 +54,25 @@ class ArmModel:
 
 
 def rot(u: np.ndarray, theta: np.ndarray) -> np.ndarray:
-    """Rotation matrices (..., 3, 3) by ``theta`` (...) rad about unit axes ``u`` (..., 3)."""
+    """Rotation matrices (..., 3, 3) by ``theta`` (...) rad about unit axes ``u`` (..., 3)
+    (Rodrigues: ``c I + s [u]x + (1 - c) u u^T``, written entry by entry)."""
     u = np.asarray(u, dtype=float)
     th = np.asarray(theta, dtype=float)
-    u, th = np.broadcast_arrays(u, th[..., None])
-    th = th[..., 0]
-    c, s = np.cos(th)[..., None, None], np.sin(th)[..., None, None]
-    K = np.zeros(u.shape[:-1] + (3, 3))
-    K[..., 0, 1], K[..., 0, 2], K[..., 1, 2] = -u[..., 2], u[..., 1], -u[..., 0]
-    K[..., 1, 0], K[..., 2, 0], K[..., 2, 1] = u[..., 2], -u[..., 1], u[..., 0]
-    return np.eye(3) + s * K + (1 - c) * (K @ K)
+    shape = np.broadcast_shapes(u.shape[:-1], th.shape)
+    c, s = np.cos(th), np.sin(th)
+    v = 1.0 - c
+    x, y, z = u[..., 0], u[..., 1], u[..., 2]
+    R = np.empty(shape + (3, 3))
+    R[..., 0, 0] = c + v * x * x
+    R[..., 0, 1] = v * x * y - s * z
+    R[..., 0, 2] = v * x * z + s * y
+    R[..., 1, 0] = v * x * y + s * z
+    R[..., 1, 1] = c + v * y * y
+    R[..., 1, 2] = v * y * z - s * x
+    R[..., 2, 0] = v * x * z - s * y
+    R[..., 2, 1] = v * y * z + s * x
+    R[..., 2, 2] = c + v * z * z
+    return R
 
 
 def motion(u: np.ndarray, p: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -71,7 +80,8 @@ def motion(u: np.ndarray, p: np.ndarray, theta: np.ndarray) -> np.ndarray:
     R = rot(u, theta)
     E = np.zeros(R.shape[:-2] + (4, 4))
     E[..., :3, :3] = R
-    E[..., :3, 3] = p - np.einsum("...ij,...j->...i", R, np.broadcast_to(p, R.shape[:-1]))
+    p = np.asarray(p, dtype=float)
+    E[..., :3, 3] = p - (R @ p[..., None])[..., 0]
     E[..., 3, 3] = 1.0
     return E
 
@@ -147,13 +157,13 @@ def _axes_at(model: ArmModel, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, li
     for j in range(5):
         G.append(G[-1] @ E[:, j])
     Gs = np.stack(G, axis=1)  # (m, 6, 4, 4)
-    W = np.einsum("mjab,jb->mja", Gs[..., :3, :3], model.w)
-    P = np.einsum("mjab,jb->mja", Gs[..., :3, :3], model.p) + Gs[..., :3, 3]
+    W = (Gs[..., :3, :3] @ model.w[:, :, None])[..., 0]
+    P = (Gs[..., :3, :3] @ model.p[:, :, None])[..., 0] + Gs[..., :3, 3]
     return W, P, G
 
 
 def _apply(G: np.ndarray, x: np.ndarray) -> np.ndarray:
-    return np.einsum("mab,b->ma", G[..., :3, :3], x) + G[..., :3, 3]
+    return G[..., :3, :3] @ x + G[..., :3, 3]
 
 
 def config_flags(model: ArmModel, q) -> np.ndarray:

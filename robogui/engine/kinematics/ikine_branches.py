@@ -22,7 +22,6 @@ __all__ = ["ikine_analytic_all", "analytic_config", "BRANCHES"]
 
 #: the branch order of the results, the same as ikine560_all's
 BRANCHES = tuple(a + e + w for a in "lr" for e in "ud" for w in "nf")
-_CODE = {c: i for i, c in enumerate(BRANCHES)}
 
 
 def _nearest_rotation(T: np.ndarray) -> np.ndarray:
@@ -45,24 +44,45 @@ def analytic_config(robot, q) -> str | list[str] | None:
 
 
 def _sort_by_label(q: np.ndarray, exists: np.ndarray, codes: np.ndarray):
-    """Put each existing branch in the slot of its label; the rest fill the free slots."""
+    """Put each existing branch in the slot of its label; the rest (branches that do not
+    exist, or a second branch with the same letters at a singularity) fill the free slots
+    in order. q (m, 8, 6), exists (m, 8), codes (m, 8) -> the same, reordered."""
     m = q.shape[0]
-    order = np.empty((m, 8), dtype=int)
-    for i in range(m):  # 8 entries per pose: bookkeeping, not arithmetic
-        slots = [-1] * 8
-        rest = []
-        for b in range(8):
-            if exists[i, b] and slots[codes[i, b]] < 0:
-                slots[codes[i, b]] = b
-            else:
-                rest.append(b)
-        free = [s for s in range(8) if slots[s] < 0]
-        for s, b in zip(free, rest, strict=True):
-            slots[s] = b
-        order[i] = slots
+    rows = np.arange(m)[:, None]
+    order = np.full((m, 8), -1)
+    # the first existing branch of each code wins its slot (written last to first)
+    for b in range(7, -1, -1):
+        e = exists[:, b]
+        order[e, codes[e, b]] = b
+    placed = np.zeros((m, 8), dtype=bool)
+    r, k = np.nonzero(order >= 0)
+    placed[r, order[r, k]] = True
+    free, rest = order < 0, ~placed
+    slot_k = np.argsort(~free, axis=1, kind="stable")  # free slots first, in order
+    rest_k = np.argsort(~rest, axis=1, kind="stable")  # unplaced branches first
+    use = np.arange(8) < free.sum(axis=1, keepdims=True)
+    order[np.broadcast_to(rows, (m, 8))[use], slot_k[use]] = rest_k[use]
     take = lambda a: np.take_along_axis(a, order.reshape((m, 8) + (1,) * (a.ndim - 2)),  # noqa: E731
                                         axis=1)
     return take(q), take(exists), np.take_along_axis(codes, order, axis=1)
+
+
+def _reasons(exists, reached, inside, labelled, res, bad) -> np.ndarray:
+    """Words (m, 8) for each branch; bad (m, 8, 6) the joints outside their limits."""
+    names = np.array([", ".join(str(j + 1) for j in range(6) if k >> j & 1)
+                      for k in range(64)], dtype=object)
+    pattern = (bad * (1 << np.arange(6))).sum(axis=2)
+    why = np.full(exists.shape, "analytic", dtype=object)
+    why[~labelled] = "analytic (singular: another branch has the same letters)"
+    why[~inside] = "joint " + names[pattern[~inside]] + " outside its limits"
+    err = np.array([f"{v:.3g}" for v in res[exists & ~reached]], dtype=object)
+    why[exists & ~reached] = "out of reach: pose error " + err + " after solving"
+    some = np.broadcast_to(exists.any(axis=1, keepdims=True), exists.shape)
+    lab = np.broadcast_to(np.array(BRANCHES, dtype=object), exists.shape)
+    why[~exists & some] = ("out of reach: no " + lab[~exists & some]
+                           + " configuration reaches the pose")
+    why[~exists & ~some] = "out of reach: the pose is beyond the arm"
+    return why
 
 
 def ikine_analytic_all(robot, T) -> IKResult:
@@ -94,8 +114,9 @@ def ikine_analytic_all(robot, T) -> IKResult:
     q, exists = solve(model, Tt)
     q = np.where(np.isfinite(q), q, 0.0)
     q = np.mod(q + math.pi, 2 * math.pi) - math.pi
-    codes = np.array([_CODE[c] for c in letters(config_flags(model, q.reshape(-1, 6)))])
-    q, exists, codes = _sort_by_label(q, exists, codes.reshape(m, 8))
+    f = config_flags(model, q.reshape(-1, 6))  # [right, up, flip]: code as in BRANCHES
+    codes = 4 * f[:, 0] + 2 * ~f[:, 1] + f[:, 2]
+    q, exists, codes = _sort_by_label(q, exists, codes.reshape(m, 8).astype(int))
     flat = q.reshape(-1, 6)
     shifted, inside = _into_limits(flat, robot.qlim, np.ones(6, dtype=bool))
     flat = np.where(inside[:, None], shifted, flat)
@@ -105,23 +126,9 @@ def ikine_analytic_all(robot, T) -> IKResult:
     reached = exists & (res < 1e-9)
     ok = reached & inside
     labelled = codes == np.arange(8)
-    why = np.empty((m, 8), dtype=object)
-    lim = robot.qlim
-    for i in range(m):
-        for b in range(8):
-            if not exists[i, b]:
-                why[i, b] = (f"out of reach: no {BRANCHES[b]} configuration reaches the pose"
-                             if exists[i].any() else "out of reach: the pose is beyond the arm")
-            elif not reached[i, b]:
-                why[i, b] = f"out of reach: pose error {res[i, b]:.3g} after solving"
-            elif not inside[i, b]:
-                qq = flat.reshape(m, 8, 6)[i, b]
-                bad = [str(j + 1) for j in range(6) if not lim[j, 0] <= qq[j] <= lim[j, 1]]
-                why[i, b] = f"joint {', '.join(bad)} outside its limits"
-            elif not labelled[i, b]:
-                why[i, b] = "analytic (singular: another branch has the same letters)"
-            else:
-                why[i, b] = "analytic"
+    qq = flat.reshape(m, 8, 6)
+    bad = (qq < robot.qlim[:, 0]) | (qq > robot.qlim[:, 1])
+    why = _reasons(exists, reached, inside, labelled, res, bad)
     q = flat.reshape(m, 8, 6)
     it = np.zeros((m, 8), dtype=int)
     if single:
