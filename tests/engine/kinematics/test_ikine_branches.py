@@ -197,3 +197,19 @@ def test_abb_confdata_follows_from_the_axes():
             here = np.array([not w.startswith("out of reach") for w in res.reason[i]])
             cfx = abb_confdata(model, res.q[i][here])[:, 3]
             assert len(set(cfx.tolist())) == here.sum()
+
+
+@pytest.mark.parametrize("toml, urdf", [("ur5", UR5), ("ur10", UR10)])
+def test_dh_and_urdf_descriptions_of_one_arm_give_the_same_branches(toml, urdf):
+    """robots/ur5.toml (D-H) and example-robot-data's ur5_robot.urdf (URDF joints) are the
+    same arm with the same joint zeros and senses: at every configuration the eight
+    solutions of their own poses are the same joint vectors under the same letters."""
+    A, B = load_robot(toml), load_robot(urdf, tip="tool0")
+    q = np.random.default_rng(8).uniform(-2.5, 2.5, (40, 6))
+    ra, rb = ikine_analytic_all(A, A.fkine(q)), ikine_analytic_all(B, B.fkine(q))
+    assert analytic_config(A, q) == analytic_config(B, q)
+    for i in range(40):
+        ea = np.array([not w.startswith("out of reach") for w in ra.reason[i]])
+        eb = np.array([not w.startswith("out of reach") for w in rb.reason[i]])
+        np.testing.assert_array_equal(ea, eb)
+        np.testing.assert_allclose(_wrap(ra.q[i][ea] - rb.q[i][eb]), 0, atol=1e-6)
