@@ -213,3 +213,20 @@ def test_dh_and_urdf_descriptions_of_one_arm_give_the_same_branches(toml, urdf):
         eb = np.array([not w.startswith("out of reach") for w in rb.reason[i]])
         np.testing.assert_array_equal(ea, eb)
         np.testing.assert_allclose(_wrap(ra.q[i][ea] - rb.q[i][eb]), 0, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["kr5", "ur5"])
+def test_base_and_tool_are_part_of_the_pose(name):
+    from robogui.engine.spatial.transforms import rpy2tr
+
+    base = rpy2tr([0.2, -0.1, 0.7])
+    base[:3, 3] = [0.3, -0.2, 0.5]
+    tool = rpy2tr([0.0, 0.4, -0.3])
+    tool[:3, 3] = [0.01, 0.02, 0.15]
+    robot = load_robot(name).with_base(base).with_tool(tool)
+    q = np.array([0.5, -0.8, 0.9, 0.3, -0.6, 1.1])
+    res = ikine_analytic_all(robot, robot.fkine(q))
+    b = BRANCHES.index(analytic_config(robot, q))
+    np.testing.assert_allclose(_wrap(res.q[b] - q), 0, atol=1e-9)
+    # the letters do not depend on where the arm stands or what it holds
+    assert analytic_config(robot, q) == analytic_config(load_robot(name), q)
