@@ -40,9 +40,16 @@ def projection_angles(u, x, n, c) -> tuple[np.ndarray, np.ndarray]:
     C = c - _dot(n, xpar)
     R = np.hypot(A, B)
     ratio = C / np.maximum(R, 1e-300)
-    ok = (np.abs(ratio) <= 1 + 1e-9) & (R > 1e-12)
+    # x along u (a wrist centre on axis 1: a shoulder singularity): every angle gives the
+    # same component; if it is the one asked for, any angle will do, take 0 and pi
+    tiny = 1e-9 * np.maximum(np.linalg.norm(x, axis=-1), 1e-6)
+    free = (R <= tiny) & (np.abs(C) <= 10 * tiny)
+    ok = ((np.abs(ratio) <= 1 + 1e-9) & (R > tiny)) | free
     phi, ac = np.arctan2(B, A), np.arccos(np.clip(ratio, -1.0, 1.0))
-    return np.stack([phi + ac, phi - ac], axis=-1), ok
+    phi = np.where(free, 0.0, phi)
+    ac = np.where(free, np.pi / 2, ac)
+    return np.stack([phi + ac, phi - ac], axis=-1) - np.where(free, np.pi / 2, 0.0)[
+        ..., None], ok
 
 
 def distance_angles(u, p, x, y, delta) -> tuple[np.ndarray, np.ndarray]:

@@ -230,3 +230,29 @@ def test_base_and_tool_are_part_of_the_pose(name):
     np.testing.assert_allclose(_wrap(res.q[b] - q), 0, atol=1e-9)
     # the letters do not depend on where the arm stands or what it holds
     assert analytic_config(robot, q) == analytic_config(load_robot(name), q)
+
+
+def test_singular_poses_still_give_their_branches():
+    from robogui.engine.model.link import Link
+
+    # no offsets: with the wrist centre on axis 1 (shoulder singularity) q1 is free
+    r = Robot([Link(d=0.4, alpha=np.pi / 2), Link(a=0.4), Link(alpha=np.pi / 2),
+               Link(d=0.4, alpha=-np.pi / 2), Link(alpha=np.pi / 2), Link(d=0.1)],
+              name="upright")
+    q = np.array([0.3, -np.pi, -np.pi / 2, 0.4, 0.7, 0.2])
+    np.testing.assert_allclose(r.fkine_all(q)[4][:2, 3], 0, atol=1e-15)  # W on axis 1
+    T = r.fkine(q)
+    res = ikine_analytic_all(r, T)
+    assert np.all(res.success)
+    np.testing.assert_allclose(r.fkine(res.q), np.broadcast_to(T, (8, 4, 4)), atol=1e-9)
+    assert any("singular" in w for w in res.reason)  # left/right is not defined there
+    # wrist singularity (q5 = 0) on a KUKA and a UR5: all branches still reach the pose
+    for name in ("kr5", "ur5"):
+        robot = load_robot(name)
+        q = np.array([0.3, -0.5, 0.6, 0.4, 0.0, 0.2])
+        res = ikine_analytic_all(robot, robot.fkine(q))
+        here = np.array([not w.startswith("out of reach") for w in res.reason])
+        assert here.sum() >= 4
+        np.testing.assert_allclose(robot.fkine(res.q[here]),
+                                   np.broadcast_to(robot.fkine(q), (here.sum(), 4, 4)),
+                                   atol=1e-9)
