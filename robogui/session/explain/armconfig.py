@@ -147,12 +147,14 @@ def config_of(robot, q, frames: np.ndarray | None = None) -> str | None:
     from robogui.engine.kinematics.ikine_branches import analytic_config
 
     q = np.asarray(q, dtype=float)
-    if robot.n == 6 and is_puma_like(robot):
-        F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)
-        return arm_config(F)
+    # the closed-form families first: the same reading as their branches' labels (on a
+    # Puma 560 it equals arm_config's r6 reading everywhere)
     letters = analytic_config(robot, q) if robot.n == 6 else None
     if letters is not None:
         return letters
+    if robot.n == 6 and is_puma_like(robot):
+        F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)
+        return arm_config(F)
     if not has_spherical_wrist(robot):
         return None
     F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)

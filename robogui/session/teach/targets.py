@@ -95,7 +95,7 @@ def solve_target(robot, T, q_current) -> TargetSolution:
     T = as_transform(T, "T", stack=False)
     q_now = as_vector(q_current, robot.n, "q_current")
     if robot.n == 6 and arm_family(robot) is not None:
-        from robogui.engine.kinematics.ikine_branches import ikine_analytic_all
+        from robogui.engine.kinematics.ikine_branches import analytic_config, ikine_analytic_all
 
         res = ikine_analytic_all(robot, T)
         q_all = np.asarray(res.q, dtype=float)
@@ -103,7 +103,7 @@ def solve_target(robot, T, q_current) -> TargetSolution:
         reasons = tuple(str(r) for r in res.reason)
         reach = np.array([not r.startswith("out of reach") for r in reasons])
         labels = tuple(res.config)
-        current = config_of(robot, q_now)
+        current = analytic_config(robot, q_now)  # read as the branches' labels are
         chosen = labels.index(current) if ok[labels.index(current)] else _closest(
             q_all, ok, q_now)
         if chosen is not None:
