@@ -1,6 +1,6 @@
 """Paden-Kahan subproblems, batched: the closed-form pieces that the analytic inverse
 kinematics of industrial arms is built from (Murray, Li, Sastry, "A Mathematical
-Introduction to Robotic Manipulation", 1994, sec. 3.2.3).
+Introduction to Robotic Manipulation", 1994, ch. 3).
 
 Every function takes arrays that broadcast over leading dimensions and returns angles in
 rad; impossible cases give NaN-free results plus a mask saying where they hold.
