@@ -6,7 +6,9 @@ Times, with 10,000 random joint states in one run: batch fkine_all, batch jacob0
 batch manipulability, the one-state bundle a slider move needs (fkine_all + jacob0 +
 manipulability + gravity torque), and numeric IK on 500 reachable poses, 200 random and
 100 within 1e-3 rad of each of the wrist, elbow and shoulder singularities (median time
-per pose and success rate, error < 1e-8 checked with robogui's fkine), both solvers at
+per pose and success rate, error < 1e-8 checked with robogui's fkine), the eight
+closed-form branches of 10,000 poses (against RTB-Py's ``ikine_a`` called per branch),
+both numeric solvers at
 the same tolerance: robogui's max(|position error|, |rotation error|) < 1e-10 and
 RTB-Py's ik_LM error measure E = |e|^2 / 2 < 5e-21, i.e. |e| < 1e-10.
 
@@ -274,6 +276,25 @@ def run(rows: list) -> list:
     t_batch = (time.perf_counter() - t0) / N_POSES
     _row(rows, f"ikine all {N_POSES} poses at once (chain=False), per pose, "
                f"{100 * np.mean(res.success):.1f}% success", t_batch, rtb_ik, None, "")
+
+    # -- closed form: all 8 branches per pose, batched, against RTB-Py's ikine_a -------
+    from robogui.engine.kinematics.ikine_branches import ikine_analytic_all
+
+    Ta = fkine(robot, Q)
+    ikine_analytic_all(robot, Ta[:2])
+    t_ana = best_time(lambda: ikine_analytic_all(robot, Ta), repeat=3) / M_STATES
+    rtb_a = None
+    if p is not None and hasattr(p, "ikine_a"):
+        Tr = p.fkine(Q[:N_POSES])
+        configs = ("lun", "luf", "ldn", "ldf", "run", "ruf", "rdn", "rdf")
+        t0 = time.perf_counter()
+        for T in Tr:
+            for c in configs:
+                p.ikine_a(T, config=c)
+        rtb_a = (time.perf_counter() - t0) / N_POSES
+    _row(rows, f"closed-form IK, all 8 branches per pose, {M_STATES} poses batched "
+               "(ikine_analytic_all; RTB: ikine_a once per branch), per pose",
+         t_ana, rtb_a, None, "")
     return rows
 
 

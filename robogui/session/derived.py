@@ -165,6 +165,12 @@ class DerivedQuantities:
             "arm_config", lambda: armconfig.config_of(self._robot, self._q, self.frames))
 
     @property
+    def abb_conf(self) -> tuple[int, int, int, int] | None:
+        """ABB ``confdata`` (cf1, cf4, cf6, cfx) for 6-axis arms with a spherical wrist
+        (:func:`~robogui.session.explain.armconfig.abb_conf`); else None."""
+        return self._derived("abb_conf", lambda: armconfig.abb_conf(self._robot, self._q))
+
+    @property
     def singularity(self):
         """What the SVD of the Jacobian says here
         (:class:`~robogui.session.explain.singularity.SingularityExplanation`), cached per

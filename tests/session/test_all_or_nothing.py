@@ -182,6 +182,35 @@ def test_check_refuses_a_move_too_long_to_hold(puma):
         prog.update_move(1, duration=1e6)
 
 
+@pytest.mark.parametrize("kind", ["joint", "linear"])
+def test_check_refuses_a_move_too_short_to_sample(puma, kind):
+    """A move of 1e-300 s used to raise a bare ValueError (non-finite accelerations) out of
+    Check; it is refused as a ProgramError naming the move, and nothing is loaded."""
+    from robogui.session.teach.program import Program
+
+    s = Session(puma)
+    teach = TeachState(s)
+    prog = (Program(name="flash").record(puma.pose("qz"), "A")
+            .record(puma.pose("qr"), "B", move_kind=kind, duration=1e-300)
+            .record(puma.pose("qs"), "C"))
+    teach.program = prog
+    with pytest.raises(ProgramError, match=r"move 2 would last 1e-300 s, less than the 1e-06 s"):
+        teach.compile()
+    assert s.trajectory is None and teach.compiled is None
+    with np.errstate(all="raise"):  # no overflow on the way to the message
+        with pytest.raises(ProgramError, match="move 2"):
+            compile_program(prog, puma, dt=0.02)
+    # at the bound it compiles to finite samples
+    ok = prog.update_move(1, duration=1e-6)
+    traj = compile_program(ok, puma, dt=0.02).trajectory
+    assert np.all(np.isfinite(traj.qdd))
+    if kind == "joint":  # blended, the blends stretch it (with a warning) to finite samples
+        blended = prog.update_move(1, duration=1e-300, blend=0.1)
+        out = compile_program(blended, puma, dt=0.02)
+        assert np.all(np.isfinite(out.trajectory.qdd))
+        assert any("stretched" in p.message and p.move_index == 1 for p in out.problems)
+
+
 def test_a_program_a_listener_cannot_show_leaves_the_previous_one(puma):
     s = Session(puma)
     teach = TeachState(s)

@@ -14,7 +14,7 @@ import re
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session.explain import readout
-from robogui.session.explain.armconfig import describe_config
+from robogui.session.explain.armconfig import describe_config, val_words
 
 from .. import style
 from ..bindings import Subscriptions, bind_combobox, field_ref
@@ -80,8 +80,12 @@ class PosePanel(QtWidgets.QWidget):
         arm_box = QtWidgets.QGroupBox("Arm")
         arm_grid = QtWidgets.QGridLayout(arm_box)
         self.config_label = QtWidgets.QLabel()
-        self.config_label.setToolTip("r6 ikine560 configuration: left/right, elbow up/down, "
-                                     "wrist no-flip/flip (Puma-like arms)")
+        self.config_label.setToolTip(
+            "Arm configuration (r6 ikine560 letters; Unimation VAL words): left/right "
+            "(LEFTY/RIGHTY), elbow up/down (ABOVE/BELOW), wrist no flip/flip "
+            "(NOFLIP/FLIP); for 6-axis arms with a spherical wrist or of UR type. ABB conf: "
+            "RAPID confdata [cf1, cf4, cf6, cfx] (spherical wrist)")
+        self.config_label.setWordWrap(True)
         self.manip_label = value_label()
         self._manip_tip = ("Yoshikawa manipulability sqrt(det(J J^T)); 0 at a "
                            "singularity. Updated when a change is complete.")
@@ -143,8 +147,11 @@ class PosePanel(QtWidgets.QWidget):
                 self.ori_units[i].setText(unit)
         self.matrix_label.setText(readout.matrix_text(T))
         config = s.arm_config
-        self.config_label.setText("\u2014 (no spherical wrist)" if config is None
-                                  else f"<b>{config}</b> &nbsp;{describe_config(config)}")
+        self.config_label.setText(
+            "\u2014 (no spherical wrist, not UR type)" if config is None
+            else f"<b>{config}</b> &nbsp;{describe_config(config)} &nbsp;({val_words(config)})"
+            + ("" if s.abb_conf is None else
+               " &nbsp;ABB conf [{}]".format(", ".join(str(v) for v in s.abb_conf))))
 
     def update_heavy(self) -> None:
         """Manipulability: once per completed change."""

@@ -3,7 +3,7 @@
 A ghost is a second set of the view's link and joint meshes, translucent, placed with
 ``setTransform`` like the robot itself. The meshes are shared with the view's own
 parts (built once per robot); a pool of ghost sets grows to the largest number shown
-at once (8 for the Puma's analytic branches) and is rebuilt only when the view
+at once (8 for the analytic IK branches) and is rebuilt only when the view
 rebuilds its robot (new robot, tool or scale).
 
 The trail is one ``GLLinePlotItem`` through the tool-centre-point positions of the

@@ -1,11 +1,11 @@
 """Go-to panel: a pose typed as xyz + rpy, or a recorded waypoint, previewed as a ghost.
 
-Typing a value (or picking a waypoint) solves the inverse kinematics at once and shows
-the target configuration as a translucent ghost robot; nothing moves until "Move".
-For Puma-like arms the eight analytic branches are listed (left/right, elbow up/down,
-wrist flip) and, with "Show all branches", drawn as ghosts: the selected one bright,
-the other valid ones faint, those outside the joint limits red. An unreachable target
-says so and "Move" stays disabled.
+Typing a value (or picking a waypoint) solves the inverse kinematics at once and shows the
+target configuration as a translucent ghost robot; nothing moves until "Move". For 6-axis
+arms with a spherical wrist (Puma, KUKA, ABB, ...) or of UR type the eight closed-form
+branches are listed (left/right, elbow up/down, wrist flip) and, with "Show all branches",
+drawn as ghosts: the selected one bright, the other valid ones faint, those outside the
+joint limits red. An unreachable target says so and "Move" stays disabled.
 """
 
 from __future__ import annotations
@@ -61,8 +61,9 @@ class TargetPanel(QtWidgets.QWidget):
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         self.current_button = QtWidgets.QPushButton("Current pose")
-        self.current_button.setToolTip("Fill in the robot's current tool pose")
-        self.current_button.clicked.connect(self.fill_current)
+        self.current_button.setToolTip("Fill in the robot's current tool pose and solve it")
+        # clicked(bool) would land in ``preview`` and skip the solve
+        self.current_button.clicked.connect(lambda _checked=False: self.fill_current())
         grid.addWidget(self.current_button, 3, 0, 1, 4)
         layout.addWidget(pose_box)
 

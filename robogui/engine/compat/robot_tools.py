@@ -4,10 +4,10 @@ of joint vectors, spherical-wrist test and the per-joint motor transfer function
 * ``numjac(f, x)``: Jacobian of any function by finite differences (spatialmath ``numjac``).
 * ``todegrees(robot, q)`` / ``toradians(robot, q)``: revolute joints converted, prismatic
   joints untouched (roboticstoolbox-python ``Robot.todegrees`` / ``toradians``).
-* ``isspherical(robot)``: the last three joints are revolute and their axes meet in one
-  point (roboticstoolbox ``isspherical``), tested geometrically so that it works for
-  standard and modified D-H alike.
-* ``jointdynamics(robot, q, qd=None)``: RTB-MATLAB's ``SerialLink.jointdynamics``, one
+* ``isspherical(robot)``: the last three joints are revolute, their axes meet in one
+  point and span three directions (roboticstoolbox ``isspherical``), tested geometrically
+  so that it works for standard and modified D-H and URDF chains alike.
+* ``jointdynamics(robot, q, qd=None)``: the toolboxes' ``jointdynamics``, one
   linear transfer function per joint from motor torque to motor velocity.
 """
 
@@ -84,11 +84,16 @@ def toradians(robot, q) -> np.ndarray:
 
 
 def isspherical(robot, tol: float = 1e-9) -> bool:
-    """True when the last three joints are revolute and their axes meet in one point
-    (a spherical wrist) in every configuration.
+    """True when the last three joints are revolute, their axes meet in one point and
+    span three directions (a spherical wrist) in every configuration.
 
     Tested on three configurations: the point nearest to the three axes (least squares)
-    must lie on each of them within ``tol * reach``; three parallel axes never meet.
+    must lie on each of them within ``tol * reach``; three parallel axes never meet. At
+    the two random configurations the axis directions must also span space
+    (``|det [z4 z5 z6]| > 1e-6``): two wrist joints turning about one axis meet everywhere
+    on it but give only two directions, so the wrist cannot orient the tool
+    (roboticstoolbox-python's ``test_isspherical`` case). The zero configuration is not
+    tested for the span, since a wrist is singular there (z4 parallel to z6 on a Puma).
     """
     from ..kinematics.jacobians import _axes
     from ..kinematics.kinematics import fkine_all
@@ -101,6 +106,8 @@ def isspherical(robot, tol: float = 1e-9) -> bool:
     q[:, ~robot.revolute] = 0.1  # any prismatic value
     z, o, _ = _axes(robot, fkine_all(robot, q))
     z, o = z[:, -3:], o[:, -3:]  # (m, 3, 3)
+    if np.any(np.abs(np.linalg.det(z[1:])) <= 1e-6):
+        return False  # two of the axes are parallel: they do not span three directions
     P = np.eye(3) - z[..., :, None] * z[..., None, :]  # projectors off each axis
     A = P.sum(axis=1)
     b = np.einsum("mkij,mkj->mi", P, o)
@@ -113,13 +120,16 @@ def isspherical(robot, tol: float = 1e-9) -> bool:
 
 def jointdynamics(robot, q, qd=None) -> list:
     """Per-joint linear motor models at configuration ``q``: a list of n
-    ``scipy.signal.TransferFunction`` ``1 / (J s + B)`` from motor torque to motor velocity
-    (RTB-MATLAB ``SerialLink.jointdynamics``).
+    ``scipy.signal.TransferFunction`` ``1 / (J s + B)`` from motor torque to motor velocity,
+    with the toolboxes' numbers (RTB-MATLAB ``SerialLink.jointdynamics`` and
+    roboticstoolbox-python ``jointdynamics`` agree).
 
-    ``J = Jm + M_jj(q) / G^2``: the motor's own inertia plus the link inertia the joint
-    sees (diagonal of the inertia matrix without armature), reflected through the gear.
+    ``J = Jm + M_jj(q) / G^2`` with ``M`` the joint-space inertia matrix as ``rne`` and
+    ``inertia`` give it, which already holds the armature ``G^2 Jm`` on its diagonal; so
+    ``J = 2 Jm + M_link,jj(q) / G^2`` counts the motor's rotor inertia twice. The physical
+    inertia at the motor shaft (rotor plus reflected link inertia) is ``J - Jm``.
     ``B`` is the motor's viscous friction; with ``qd`` (n,) the Coulomb friction is added,
-    linearised at that operating point as RTB-MATLAB does: ``B + Tc+ / qd_j`` for
+    linearised at that operating point as the toolboxes do: ``B + Tc+ / qd_j`` for
     ``qd_j > 0``, ``B + Tc- / qd_j`` for ``qd_j < 0`` (both positive).
     """
     from scipy.signal import TransferFunction
@@ -132,8 +142,7 @@ def jointdynamics(robot, q, qd=None) -> list:
     qd1 = None if qd is None else as_float_array(qd, "qd")
     if qd1 is not None and qd1.shape != (robot.n,):
         raise ValueError(f"qd must have shape ({robot.n},), got shape {qd1.shape}")
-    bare = robot.with_links([L.replace(Jm=0.0) for L in robot.links])
-    M = inertia(bare, q1)
+    M = inertia(robot, q1)  # with the armature G^2 Jm, as rne gives it to the toolboxes
     out = []
     for j, L in enumerate(robot.links):
         G = L.G if L.G else 1.0  # G = 0 would mean no gearbox information

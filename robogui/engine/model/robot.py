@@ -573,6 +573,8 @@ _DELEGATES = {
     "kinematics.jacobians": ("jacob0", "jacobe", "jacobn", "jacob_dot", "dTdqi",
                              "jacobian_dls_inv"),
     "kinematics.ikine": ("ikine", "ikine560", "ikine560_all"),
+    "kinematics.ikine_branches": ("ikine_analytic_all", "analytic_config"),
+    "kinematics.arm_family": ("arm_family",),
     "dynamics.manipulability": ("manipulability", "vellipse", "fellipse"),
     "dynamics.dynamics": ("rne", "inertia", "coriolis", "coriolis_torque", "gravload", "itorque",
                  "friction", "torque_components", "cinertia", "kinetic_energy",

@@ -25,8 +25,10 @@ inverse kinematics: it reads the branch off a configuration already known):
 Letters follow r6: ``"l"|"r"``, ``"u"|"d"``, ``"n"|"f"``; e.g. ``"lun"``.
 
 :func:`config_of` extends the three signs to any 6-axis arm with a spherical wrist
-(KUKA, ABB, Stanford, modified D-H Pumas, ...): Puma-like arms keep the r6 reading above;
-the others read the same quantities off the joint axes (points and directions with the
+(KUKA, ABB, Stanford, modified D-H Pumas, ...) and to UR-type arms: Puma-like arms keep
+the r6 reading above; arms of a closed-form family
+(:func:`robogui.engine.kinematics.arm_family.config_flags`, shoulder side read against
+axis 1) and the others read the same quantities off the joint axes (points and directions with the
 joints' senses), so the letters belong to the posture, not to a D-H convention:
 
 * **left/right** - the wrist centre W in front of (right) or behind (left) axis 2 along
@@ -50,7 +52,8 @@ import numpy as np
 
 from .arm_axes import _closest_point, _joint_axes, has_spherical_wrist
 
-__all__ = ["is_puma_like", "arm_config", "describe_config", "config_of"]
+__all__ = ["is_puma_like", "arm_config", "describe_config", "config_of", "val_words",
+           "abb_conf"]
 
 _PUMA_ALPHA = np.array([1.0, 0.0, -1.0, 1.0, -1.0, 0.0]) * (math.pi / 2)
 
@@ -113,15 +116,48 @@ def describe_config(config: str) -> str:
     ])
 
 
+def val_words(config: str) -> str:
+    """The Unimation VAL words that r6's letters abbreviate: ``"lun"`` ->
+    ``"LEFTY ABOVE NOFLIP"`` (Denso and Staubli still use lefty/righty, above/below,
+    flip/noflip)."""
+    describe_config(config)  # the same check
+    return " ".join([
+        "LEFTY" if config[0] == "l" else "RIGHTY",
+        "ABOVE" if config[1] == "u" else "BELOW",
+        "NOFLIP" if config[2] == "n" else "FLIP",
+    ])
+
+
+def abb_conf(robot, q) -> tuple[int, int, int, int] | None:
+    """ABB ``confdata`` ``(cf1, cf4, cf6, cfx)`` of a 6-axis arm with a spherical wrist at
+    q (n,) (:func:`robogui.engine.kinematics.arm_family.abb_confdata`); None for others."""
+    from robogui.engine.kinematics.arm_family import abb_confdata, arm_model
+
+    model = arm_model(robot) if robot.n == 6 else None
+    if model is None or model.family != "spherical":
+        return None
+    return tuple(int(v) for v in abb_confdata(model, np.asarray(q, dtype=float))[0])
+
+
 def config_of(robot, q, frames: np.ndarray | None = None) -> str | None:
-    """Configuration letters (``"run"`` style) of any 6-axis arm with a spherical wrist at
-    ``q`` (n,); None for other arms. ``frames`` is ``fkine_all(robot, q)`` if known."""
+    """Configuration letters (``"run"`` style) at ``q`` (n,) of any 6-axis arm with a
+    spherical wrist or of UR type (the branches of
+    :func:`~robogui.engine.kinematics.ikine_branches.ikine_analytic_all` carry the same
+    letters); None for other arms. ``frames`` is ``fkine_all(robot, q)`` if known."""
+    from robogui.engine.kinematics.ikine_branches import analytic_config
+
+    q = np.asarray(q, dtype=float)
+    # the closed-form families first: the same reading as their branches' labels (on a
+    # Puma 560 it equals arm_config's r6 reading everywhere)
+    letters = analytic_config(robot, q) if robot.n == 6 else None
+    if letters is not None:
+        return letters
+    if robot.n == 6 and is_puma_like(robot):
+        F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)
+        return arm_config(F)
     if not has_spherical_wrist(robot):
         return None
-    q = np.asarray(q, dtype=float)
     F = robot.fkine_all(q) if frames is None else np.asarray(frames, dtype=float)
-    if is_puma_like(robot):
-        return arm_config(F)
     pts, dirs = _joint_axes(robot, q)
     return _geometric_config(pts, dirs, F)
 

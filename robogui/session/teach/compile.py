@@ -118,6 +118,9 @@ def _check_time(duration: float, dt: float, index: int, build) -> None:
         raise ProgramError(f"move {index + 1} would last {duration:g} s, more than the "
                            f"{MAX_MOVE_TIME:g} s a move may take (give it a duration or a "
                            "higher speed)")
+    if duration < MIN_DT:  # below it jtraj's qdd ~ dq / T^2 overflows to inf or NaN
+        raise ProgramError(f"move {index + 1} would last {duration:g} s, less than the "
+                           f"{MIN_DT:g} s a move must take (give it a longer duration)")
     if build.count + duration / dt > MAX_SAMPLES:
         raise ProgramError(f"move {index + 1}: the program would have more than "
                            f"{MAX_SAMPLES} samples at dt = {dt:g} s")

@@ -391,6 +391,85 @@ def test_numeric_target_for_a_non_puma(qtbot, pendant, session):
                                p.target.target_pose()[:3, 3], atol=1e-8)
 
 
+def type_into(qtbot, box, text):
+    """Select a field's text, type ``text`` and press Enter, as a person does."""
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, QtCore.Qt.Key.Key_Return)
+
+
+def click_row(qtbot, lst, row):
+    rect = lst.visualItemRect(lst.item(row))
+    qtbot.mouseClick(lst.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+@pytest.mark.parametrize("name, q", [
+    ("kr5", [0.4, -0.9, 0.6, 0.5, -0.8, 0.3]),   # KUKA KR5: spherical wrist, shoulder offset
+    ("irb140", [-0.3, 0.4, 0.2, -0.6, 0.9, 0.1]),  # ABB IRB 140
+    ("ur5", [0.3, -1.2, 1.4, -1.5, -1.5, 0.2]),  # UR5: no spherical wrist, axes 2-4 parallel
+])
+def test_branches_ghosts_and_readout_for_industrial_arms(qtbot, pendant, session, window,
+                                                         name, q):
+    """Another arm than the Puma: Current pose re-solves into its eight closed-form
+    branches, drawn as labelled ghosts; the one it stands in is proposed and the pose panel
+    names it; typing a new height re-solves; clicking another branch and Move goes there."""
+    from robogui.engine.kinematics.ikine_branches import BRANCHES, analytic_config
+
+    assert window.open_robot(name)
+    robot = session.robot
+    q = np.array(q)
+    session.set_q(q)
+    here = analytic_config(robot, q)
+    pp = window.pose_panel
+    qtbot.waitUntil(lambda: here in pp.config_label.text(), timeout=3000)
+    from robogui.session.explain.armconfig import describe_config, val_words
+
+    assert describe_config(here) in pp.config_label.text()
+    assert val_words(here) in pp.config_label.text()  # e.g. LEFTY BELOW NOFLIP
+    assert ("ABB conf [" in pp.config_label.text()) == (name != "ur5")  # spherical wrists
+    tp = pendant.target
+    before = window.view.grab_array()
+    click(qtbot, tp.current_button)  # fills the boxes with the current pose and solves
+    sol = tp.solution
+    assert sol is not None and sol.analytic and sol.labels == BRANCHES
+    assert sol.labels[sol.chosen] == here  # the configuration the arm is in is proposed
+    np.testing.assert_allclose(sol.q[sol.chosen], q, atol=1e-6)
+    shown = list(pendant.state.ghosts)
+    assert len(shown) == int(sol.reachable.sum()) >= 4
+    assert sorted(g.label for g in shown) == sorted(
+        lab for lab, r in zip(sol.labels, sol.reachable, strict=True) if r)
+    assert pendant.ghosts.visible_count == len(shown)
+    assert tp.branch_list.count() == 8 and here in tp.branch_list.item(sol.chosen).text()
+    qtbot.wait(50)
+    assert np.mean(np.any(window.view.grab_array() != before, axis=2)) > 0.01
+    reached = sol.reachable
+    np.testing.assert_allclose(robot.fkine(sol.q[reached]),
+                               np.broadcast_to(tp.target_pose(), (int(reached.sum()), 4, 4)),
+                               atol=1e-9)
+    # type a target 30 mm lower in the z field: solved again, every branch on the new pose
+    z_mm = tp.boxes[2].si_value() * 1000 - 30
+    type_into(qtbot, tp.boxes[2], f"{z_mm:.3f}")
+    sol2 = tp.solution
+    assert sol2 is not sol and sol2.T[2, 3] == pytest.approx(z_mm / 1000, abs=1e-6)
+    np.testing.assert_allclose(robot.fkine(sol2.q[sol2.reachable]),
+                               np.broadcast_to(sol2.T, (int(sol2.reachable.sum()), 4, 4)),
+                               atol=1e-9)
+    # click another valid branch in the list, Move: the arm is there and the readout says so
+    other = next(i for i in range(8) if sol2.ok[i] and sol2.labels[i] != here)
+    click_row(qtbot, tp.branch_list, other)
+    assert [g.label for g in pendant.state.ghosts if g.role == "selected"] == [
+        sol2.labels[other]]
+    click(qtbot, tp.move_button)
+    np.testing.assert_allclose(session.q, sol2.q[other])
+    np.testing.assert_allclose(session.T, sol2.T, atol=1e-9)
+    assert session.arm_config == sol2.labels[other]
+    qtbot.waitUntil(lambda: sol2.labels[other] in pp.config_label.text(), timeout=3000)
+    # "Current pose" again re-solves from where the arm now is: that branch is proposed
+    click(qtbot, tp.current_button)
+    assert tp.solution.labels[tp.solution.chosen] == sol2.labels[other]
+
+
 # -- program -------------------------------------------------------------------------------------
 def teach_three(qtbot, pendant, session):
     panel = pendant.program

@@ -7,6 +7,13 @@ import spatialmath.base as smb
 
 from robogui import load_robot
 from robogui.engine.compat.robot_tools import numjac
+from robogui.engine.compat.rtb_compat import (
+    DHRobot,
+    PrismaticDH,
+    PrismaticMDH,
+    RevoluteDH,
+    RevoluteMDH,
+)
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.engine.spatial.transforms import rotx
@@ -54,21 +61,77 @@ def test_isspherical():
     assert not bent.isspherical()
 
 
+def _port(R):
+    """An RTB-Py DH model's kinematics as a robogui Robot, link by link."""
+    mk = {(False, False): RevoluteDH, (False, True): RevoluteMDH,
+          (True, False): PrismaticDH, (True, True): PrismaticMDH}
+    links = []
+    for L in R.links:
+        kw = dict(a=L.a, alpha=L.alpha, offset=L.offset)
+        kw.update(theta=L.theta) if L.isprismatic else kw.update(d=L.d)
+        links.append(mk[bool(L.isprismatic), bool(R.mdh)](**kw))
+    return DHRobot(links)
+
+
+def test_isspherical_rtb_reference_cases():
+    # roboticstoolbox-python's test_isspherical, case by case
+    l0, l3 = RevoluteDH(), RevoluteDH()
+    l1, l2 = RevoluteDH(alpha=-np.pi / 2), RevoluteDH(alpha=np.pi / 2)
+    assert DHRobot([l0, l1, l2, l3]).isspherical()
+    assert not DHRobot([l0, l1]).isspherical()
+    # last two joints turn about one axis (alpha = 0, a = d = 0): they meet everywhere on it
+    # but span two directions only
+    assert not DHRobot([l1, l2, l3, l0]).isspherical()
+    assert not DHRobot([l1, l0, l0]).isspherical()
+    # and agreement with RTB-Py's own isspherical on every one of its D-H models
+    seen = 0
+    for name in ("Puma560", "Stanford", "IRB140", "KR5", "LWR4", "P8", "UR5", "UR10",
+                 "UR3", "Panda", "Jaco", "Mico", "Baxter", "Sawyer", "Cobra600", "AL5D",
+                 "Orion5", "Planar3", "TwoLink"):
+        R = getattr(rtb.models.DH, name)()
+        assert _port(R).isspherical() == R.isspherical(), name
+        seen += R.isspherical()
+    assert seen == 6  # Puma560, Stanford, IRB140, KR5, LWR4, P8
+
+
+def test_isspherical_is_geometric_where_rtb_reads_alphas():
+    # RTB-Py only accepts the alpha pattern (-pi/2, +pi/2) or (+pi/2, -pi/2); a wrist with
+    # alphas (-pi/2, -pi/2) is a spherical wrist too: its axes meet at the origin and span
+    # three directions except where q2 = 0 (z2 = -z0), like a Puma at q5 = 0
+    r = DHRobot([RevoluteDH(alpha=-np.pi / 2)] * 3)
+    R = rtb.DHRobot([rtb.RevoluteDH(alpha=-np.pi / 2) for _ in range(3)])
+    assert r.isspherical() and not R.isspherical()
+    q = np.array([0.3, 0.7, -0.2])
+    F = r.fkine_all(q)
+    z = np.array([np.asarray(F[i])[:3, 2] for i in range(3)])
+    o = np.array([np.asarray(F[i])[:3, 3] for i in range(3)])
+    np.testing.assert_allclose(o, 0, atol=1e-15)
+    assert abs(np.linalg.det(z)) == pytest.approx(abs(np.sin(0.7)), rel=1e-12)
+
+
 def test_jointdynamics():
     puma = load_robot("puma560")
     tfs = puma.jointdynamics(Q)
     assert len(tfs) == 6
     M = puma.inertia(Q)  # includes the armature Jm G^2 on its diagonal
     for j, (tf, L) in enumerate(zip(tfs, puma.links, strict=True)):
-        J = M[j, j] / L.G ** 2  # = Jm + (link inertia seen by the joint) / G^2
+        J = L.Jm + M[j, j] / L.G ** 2  # the toolboxes' J: the rotor inertia Jm counted twice
         # scipy normalises 1 / (J s + B) to (1/J) / (s + B/J)
         np.testing.assert_allclose(tf.den, [1.0, L.B / J], rtol=1e-12)
         np.testing.assert_allclose(tf.num, [1.0 / J], rtol=1e-12)
-    # roboticstoolbox-python's rne adds Jm G^2 too, so its J counts Jm twice
+    # roboticstoolbox-python gives the same J and B
     R = rtb.models.DH.Puma560()
     ref = R.jointdynamics(Q)
+    for j in range(puma.n):
+        assert 1 / tfs[j].num[-1] == pytest.approx(ref[j][1][0], rel=1e-9)
+        assert tfs[j].den[1] / tfs[j].num[-1] == pytest.approx(ref[j][1][1], rel=1e-12)
+    # the physical motor-side inertia, rotor plus link reflected through the gear, is J - Jm:
+    # the link inertia alone from an armature-free robot
+    bare = puma.with_links([L.replace(Jm=0.0) for L in puma.links])
+    Mb = bare.inertia(Q)
     for j, L in enumerate(puma.links):
-        assert 1 / tfs[j].num[-1] == pytest.approx(ref[j][1][0] - L.Jm, rel=1e-6)
+        J = 1 / tfs[j].num[-1]
+        assert J - L.Jm == pytest.approx(L.Jm + Mb[j, j] / L.G ** 2, rel=1e-12)
     # Coulomb friction linearised at the operating velocity: B + Tc/qd
     qd = np.array([0.5, -0.25, 1, 1, 1, 1])
     tf2 = puma.jointdynamics(Q, qd)

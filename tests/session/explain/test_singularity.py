@@ -128,7 +128,11 @@ def test_singular_direction_arm_config_generalises_puma_letters():
     assert np.allclose(kr5.fkine(q), kr5.fkine(q2), atol=1e-12)
     a, b = config_of(kr5, q), config_of(kr5, q2)
     assert a[:2] == b[:2] and {a[2], b[2]} == {"n", "f"}
-    assert config_of(load_robot("ur5"), np.zeros(6)) is None
+    # a UR5 has no spherical wrist but its closed-form family gives it letters too
+    ur5 = load_robot("ur5")
+    from robogui.engine.kinematics.ikine_branches import analytic_config
+    assert config_of(ur5, np.zeros(6) + 0.3) == analytic_config(ur5, np.zeros(6) + 0.3)
+    assert config_of(load_robot("panda"), np.zeros(7)) is None
 
 
 def test_singular_direction_arm_config_of_stanford_arm_flips_with_wrist():
