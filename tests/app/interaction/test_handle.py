@@ -416,3 +416,56 @@ def test_pick_link_and_handle_change_the_mouse_cursor(qtbot, window, session):
     assert shape() == QtCore.Qt.CursorShape.PointingHandCursor
     send_mouse(view, "move", (5, 5), button=QtCore.Qt.MouseButton.NoButton)
     assert shape() == QtCore.Qt.CursorShape.ArrowCursor
+
+
+@pytest.mark.parametrize("arm", ["puma560", "panda"])
+def test_drag_tool_arrow_far_past_the_reach_stays_on_its_axis_and_says_why_inside_the_view(
+        qtbot, window, session, arm):
+    """Issue 28 item 1, with the mouse: the X arrow pulled 1.5 m from the ready pose keeps
+    the TCP on the axis (within 0.2 mm and 0.02 degrees), stops at the edge and says why
+    in a box inside the view; the box goes once the pose is changed otherwise."""
+    from robogui.io.robotfile import load_robot
+    from robogui.session.geometry.handle import OFF_AXIS_M, OFF_AXIS_RAD
+
+    if arm == "panda":
+        from tests.urdf_files import PANDA
+
+        session.set_robot(load_robot(PANDA, tip="panda_hand"))
+        session.go_to_pose("default")
+    else:
+        session.go_to_pose("qn")
+    window.teach.jog.set_frame("world")
+    origin, axes, size = settled(qtbot, window)
+    T0 = session.T.copy()
+    grab = 0.9 * size
+    side = []
+
+    def each():
+        d = session.T[:3, 3] - T0[:3, 3]
+        side.append(np.hypot(d[1], d[2]))
+
+    drag(qtbot, window.view, [origin + (grab + s) * axes[0] for s in np.linspace(0, 1.5, 151)],
+         each=each)
+    T1 = session.T
+    assert max(side) <= OFF_AXIS_M + 1e-5
+    R = T1[:3, :3] @ T0[:3, :3].T
+    assert np.arccos(np.clip((np.trace(R) - 1) / 2, -1, 1)) <= OFF_AXIS_RAD + 1e-5
+    assert T1[0, 3] - T0[0, 3] > 0.2
+    handle = window.view_tools.handle
+    assert handle.reason and handle.reason.startswith("Can go no further along X")
+    # the box is whole inside the view, and drawn there (amber text on a dark box)
+    qtbot.wait(30)
+    box = handle.reason_box()
+    sc = window.view.scene
+    assert box is not None and box.left() >= 0 and box.top() >= 0
+    assert box.right() <= sc.width() and box.bottom() <= sc.height()
+    img = window.view.grab_array().astype(int)
+    r = box.toRect()
+    part = img[r.top():r.bottom(), r.left():r.right()]
+    amber = (part[..., 0] > 200) & (part[..., 1] > 130) & (part[..., 1] < 200) & (part[..., 2] < 80)
+    assert amber.sum() > 50
+    # another pose (a named pose from the menu): the reason no longer applies
+    session.go_to_pose("qz")
+    qtbot.wait(30)
+    window.view.grab_array()
+    assert handle.reason is None and handle.reason_box() is None
