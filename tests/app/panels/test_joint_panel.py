@@ -167,3 +167,28 @@ def test_long_joint_names_keep_their_distinguishing_end(window, qtbot):
         small = lb.font()
         small.setPointSizeF(8.0)
         assert QtGui.QFontMetrics(small).horizontalAdvance(lb.text()) <= lb.width()
+
+
+def test_joint_field_takes_pi_expressions_and_a_good_entry_clears_the_old_error(
+        window, session, qtbot):
+    """Issue 28 item 8: ``-pi/4`` is taken in a joint field as in the D-H editor (pi is
+    in radians: -45 in a degree field), and the status bar's refusal of a bad entry goes
+    once a good one is made."""
+    row = window.joint_panel.rows[0]
+    edit = row.spin.lineEdit()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "abc")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    bar = window.statusBar()
+    assert "not a number" in bar.currentMessage()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "-pi/4")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    assert session.q[0] == pytest.approx(-math.pi / 4, abs=1e-12)
+    assert bar.currentMessage() == ""
+    assert row.spin.note == ""
+    # with a unit of its own
+    edit.selectAll()
+    qtbot.keyClicks(edit, "pi/6 rad")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    assert session.q[0] == pytest.approx(math.pi / 6, abs=1e-12)
