@@ -243,3 +243,37 @@ def test_presentation_mode_keeps_the_joint_rows_whole_and_in_sight(qtbot, window
         act.trigger()
     qtbot.wait(50)  # back on one row with the normal font
     assert not window.toolBarBreak(window.tasks.toolbar)
+
+
+def test_closing_the_chain_and_workspace_panels_takes_their_drawings_out_of_the_view(
+        qtbot, window, session):
+    """Issue 28 item 8: the chain step's triad T(0,i) and the workspace cloud go when their
+    panels are closed (the menu entry, as a person does), and the cloud comes back with
+    its panel."""
+    t = window.teaching
+    chain_act = t.chain_dock.toggleViewAction()
+    chain_act.trigger()
+    panel = t.chain
+    panel.setFocus()
+    QTest.keyClick(panel, Key.Key_Right)
+    QTest.keyClick(panel, Key.Key_Right)
+    assert panel.i == 2 and t.frames.extra is not None and t.frames.mode == "one"
+    chain_act.trigger()  # Robot > Step through the chain, unticked
+    qtbot.waitUntil(lambda: t.chain_dock.isHidden())
+    assert panel.i == 0 and t.frames.extra is None
+    assert t.frames.mode == "off"  # the frames the stepping turned on went with it
+    assert t.frames.labels() == []
+
+    ws_act = t.workspace_dock.toggleViewAction()
+    ws_act.trigger()
+    wpanel = t.workspace
+    wpanel.count.setValue(2000)
+    with qtbot.waitSignal(wpanel.finished, timeout=60000):
+        qtbot.mouseClick(wpanel.sample_button, QtCore.Qt.MouseButton.LeftButton)
+    assert wpanel.cloud.visible()
+    ws_act.trigger()
+    qtbot.waitUntil(lambda: t.workspace_dock.isHidden())
+    assert not wpanel.cloud.visible() and not wpanel.plane.visible()
+    ws_act.trigger()
+    qtbot.waitUntil(lambda: not t.workspace_dock.isHidden())
+    assert wpanel.cloud.visible()
