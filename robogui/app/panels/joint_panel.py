@@ -209,7 +209,10 @@ class JointRow(QtWidgets.QFrame):
         self.style().polish(self)
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
+        # a click on the row's name or anywhere outside its widgets: the keyboard follows
+        # (the labels take no focus, so the arrow keys would go wherever it was before)
         self.clicked.emit(self.j)
+        self.slider.setFocus(QtCore.Qt.FocusReason.MouseFocusReason)
         super().mousePressEvent(event)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from robogui.engine.kinematics.kinematics import fkine
 from robogui.engine.spatial.transforms import tr2rpy
@@ -192,3 +192,22 @@ def test_joint_field_takes_pi_expressions_and_a_good_entry_clears_the_old_error(
     qtbot.keyClicks(edit, "pi/6 rad")
     qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
     assert session.q[0] == pytest.approx(math.pi / 6, abs=1e-12)
+
+
+def test_arrow_keys_step_the_joint_whose_label_was_clicked(window, session, qtbot):
+    """Issue 28 item 8: a click on a row's name (a label, which takes no focus) selects it
+    and the arrow keys then step that joint."""
+    panel = window.joint_panel
+    session.go_to_pose("qz")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    window.view.setFocus()  # the keyboard elsewhere before the click
+    row = panel.rows[2]
+    qtbot.mouseClick(row.name, QtCore.Qt.MouseButton.LeftButton,
+                     pos=row.name.rect().center())
+    assert panel.selected == 2
+    focus = QtWidgets.QApplication.focusWidget()
+    qtbot.keyClick(focus, QtCore.Qt.Key.Key_Right)
+    assert session.q[2] == pytest.approx(math.radians(1.0))
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), QtCore.Qt.Key.Key_Down)
+    assert panel.selected == 3
