@@ -62,7 +62,15 @@ def test_dh_frames_highlight_selected_row_and_show_parameter_values(qtbot, windo
     t.frame_actions["all"].trigger()
     labels = t.frames.label_positions()
     assert {f"{{{i}}}" for i in range(7)} <= set(labels)
-    assert "a2 = 0.432 m" in labels and "d3 = 0.150 m" in labels
+    # lengths in the app's length unit (mm by default; issue 28 item 8), and they follow it
+    assert session.display.length_unit == "mm"
+    assert "a2 = 431.8 mm" in labels and "d3 = 150.0 mm" in labels
+    session.display.length_unit = "m"
+    labels_m = t.frames.label_positions()
+    assert "a2 = 0.432 m" in labels_m and "d3 = 0.150 m" in labels_m
+    session.display.length_unit = "mm"
+    labels = t.frames.label_positions()
+    assert "a2 = 431.8 mm" in labels
     # every mark is a GL item built once in its link frame and placed by that frame
     world = {(m.link, m.name): m.points for m in t.frames.marks}
     placed = 0
@@ -85,13 +93,13 @@ def test_dh_frames_highlight_selected_row_and_show_parameter_values(qtbot, windo
     table.setCurrentIndex(window.dh_table.model.index(1, 4))
     assert t.frames.highlighted == 1
     colours = {text: c for _p, text, c in t.frames.labels()}
-    assert colours["a2 = 0.432 m"] == "#ffff40" and colours["a3 = 0.020 m"] != "#ffff40"
+    assert colours["a2 = 431.8 mm"] == "#ffff40" and colours["a3 = 20.3 mm"] != "#ffff40"
     # "selected link only" shows frames {1} and {2} and the four marks of link 2
     t.frame_actions["one"].trigger()
     texts = [text for _p, text, _c in t.frames.labels()]
     q2 = f"{math.degrees(session.q[1]):.1f}"
-    assert sorted(texts) == sorted(["{1}", "{2}", "d2 = 0.000 m", f"\u03b82 = {q2}\u00b0",
-                                    "a2 = 0.432 m", "\u03b12 = 0.0\u00b0"])
+    assert sorted(texts) == sorted(["{1}", "{2}", "d2 = 0.0 mm", f"\u03b82 = {q2}\u00b0",
+                                    "a2 = 431.8 mm", "\u03b12 = 0.0\u00b0"])
     t.frame_actions["off"].trigger()
     assert t.frames.labels() == []
     img_off = window.view.grab_array()
