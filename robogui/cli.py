@@ -171,7 +171,8 @@ def _load(args) -> tuple[object, np.ndarray | None]:
         set_package_path(args.package_path)  # also for robots opened later in the app
         robot = load_robot(args.robot, tip=args.tip)
     except (RobotFileError, OSError) as exc:
-        raise SystemExit(f"robogui: {exc}") from None
+        # the library's words name its argument; on the command line it is the option
+        raise SystemExit(f"robogui: {exc}".replace("(tip=...)", "with --tip NAME")) from None
     try:
         q = parse_q(robot, args.q, args.deg)
     except ValueError as exc:
@@ -233,7 +234,8 @@ def _render(args) -> int:
         size = args.size
         count = render.render_video(robot, motion, args.output, fps=args.fps, speed=args.speed,
                                     size=size, view=args.view, display=display,
-                                    overlays=overlays)
+                                    overlays=overlays,
+                                    progress=terminal_progress(f"rendering {args.output}"))
     except (OSError, ValueError, RuntimeError) as exc:
         raise SystemExit(f"robogui: {exc}") from None
     print(f"wrote {args.output} ({count} frames, {size[0]}x{size[1]}, {args.fps:g} fps)")
@@ -250,6 +252,32 @@ def _parse_overlays(text: str):
 
     return Overlays(time="time" in names, q="q" in names, torque="torque" in names,
                     trail="trail" in names)
+
+
+def terminal_progress(what: str, stream=None):
+    """A ``progress(done, total)`` callback that keeps one line on a terminal up to date
+    (``what: frame 12/250 (4 %)``, rewritten in place, at most once per percent), or None
+    when ``stream`` (default stderr) is not a terminal: logs and pipes get only the
+    final "wrote ..." line."""
+    stream = sys.stderr if stream is None else stream
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        pct = int(100 * done / max(total, 1))
+        if pct == shown[0] and done != total:
+            return
+        shown[0] = pct
+        stream.write(f"\r{what}: frame {done}/{total} ({pct} %)")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return progress
 
 
 def no_display_message(env=None, platform: str | None = None) -> str | None:
