@@ -84,8 +84,9 @@ def _positive_float(text: str) -> float:
 
 
 def _robot_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--robot", default=ROBOT_DEFAULT, metavar="NAME|FILE",
-                   help="library robot name or robot file (default: puma560)")
+    p.add_argument("--robot", default=None, metavar="NAME|FILE",
+                   help="library robot name or robot file (default: the window reopens the "
+                        "robot you had last, puma560 the first time; render: puma560)")
     p.add_argument("--q", metavar="POSE|VALUES",
                    help="pose name (qz, qr, ...) or comma-separated joint values in rad/m; "
                         "write --q=-0.5,1,... when the first value is negative")
@@ -164,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _load(args) -> tuple[object, np.ndarray | None]:
     from robogui.io.robotfile import RobotFileError, load_robot
+
+    if args.robot is None:
+        args.robot = ROBOT_DEFAULT
 
     try:
         from robogui.io.ros.urdf import set_package_path
@@ -317,13 +321,15 @@ def _gui(args) -> int:
             raise SystemExit(f"robogui: --demo: {exc}") from None
         args.program = args.program or str(program)
         args.trajectory = args.trajectory or str(trajectory)
-        if args.robot == ROBOT_DEFAULT:
+        if args.robot is None:
             args.robot = DEMO_ROBOT
     if args.time is not None and not args.trajectory:
         raise SystemExit("robogui: --time needs a --trajectory to move along")
     message = no_display_message()
     if message:  # before Qt is imported: Qt would abort the process
         raise SystemExit(message)
+    # no robot asked for (nor a pose of one): the window reopens the last session's robot
+    reopen_last = args.robot is None and args.q is None
     robot, q = _load(args)
     from robogui.session.session import Session
 
@@ -335,7 +341,8 @@ def _gui(args) -> int:
                    report_first_frame=args.report_first_frame, size=args.size,
                    view=args.view,
                    restore=not args.no_restore, library_name=args.robot,
-                   program=args.program, trajectory=args.trajectory, time_s=args.time)
+                   program=args.program, trajectory=args.trajectory, time_s=args.time,
+                   reopen_last=reopen_last)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -391,6 +391,27 @@ class MainWindow(QtWidgets.QMainWindow):
                     self.settings.remember_tip(self.robot_path, self.session.robot.tip)
         return ok
 
+    def reopen_last_robot(self) -> bool:
+        """At start: open the robot that was open when robogui last closed (the user guide
+        promises it), not as an undoable step. A file that is gone or no longer reads is
+        said in the status bar and the current robot stays. True when it was opened."""
+        last = self.settings.last_robot()
+        if not last or last in (self.robot_path, self.library_name):
+            return False
+        if last not in self.picker.names and not Path(last).is_file():
+            self.status.showMessage(f"The last robot, {last}, is not there any more", 15000)
+            return False
+
+        def say(title: str, text: str) -> None:
+            self.status.showMessage(f"Could not reopen the last robot: {text}", 15000)
+
+        with self.undo.paused():
+            ok = library.load_into_session(self.session, last, say,
+                                           lambda p, c: self.settings.tip_for(p))
+            if ok:
+                self.set_origin(last)
+        return ok
+
     def set_origin(self, name_or_path: str | Path) -> None:
         """Record where the session's robot came from (library name or file)."""
         text = str(name_or_path)
@@ -527,6 +548,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.plot_docks is not None:
             self.plot_docks.close()
         self.tasks.remember()
+        self.settings.set_last_robot(self.robot_path or self.library_name)
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)
         self.settings.sync()
@@ -537,11 +559,12 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             report_first_frame: bool = False, size: tuple[int, int] | None = None,
             view: str | None = None, restore: bool = True, library_name: str | None = None,
             program: str | None = None, trajectory: str | None = None,
-            time_s: float | None = None) -> int:
+            time_s: float | None = None, reopen_last: bool = False) -> int:
     """Show the main window for ``session`` and run the event loop; returns the exit code.
 
     ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up,
-    and the playhead put at ``time_s`` seconds.
+    and the playhead put at ``time_s`` seconds. ``reopen_last``: open the robot of the
+    last session instead of ``session``'s (no robot was asked for; ``restore`` too).
     """
     from .errors import install_excepthook
 
@@ -550,6 +573,8 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     install_excepthook(win.error_presenter)
     if library_name is not None:
         win.set_origin(library_name)
+    if reopen_last and restore:
+        win.reopen_last_robot()
     if size is not None:
         win.resize(*size)
     win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)

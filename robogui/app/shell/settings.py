@@ -93,6 +93,20 @@ class Settings:
         self.q.setValue("recent/files", files)
         return files
 
+    # -- the robot of the last session -------------------------------------------------------------
+    def last_robot(self) -> str | None:
+        """The library name or robot file (absolute path) open when robogui last closed."""
+        value = self.q.value("robot/last", "")
+        return str(value) if value else None
+
+    def set_last_robot(self, name_or_path: str | Path | None) -> None:
+        """Remember the robot to reopen at the next start (None: a robot made in the app,
+        which has no file: the next start opens the default)."""
+        if name_or_path:
+            self.q.setValue("robot/last", str(name_or_path))
+        else:
+            self.q.remove("robot/last")
+
     # -- URDF tips ---------------------------------------------------------------------------------
     def tip_for(self, path: str | Path) -> str | None:
         """The tip link last chosen for the URDF/xacro file ``path``, or None."""
