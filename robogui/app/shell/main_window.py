@@ -107,6 +107,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view = RobotView(session)
         self.setCentralWidget(self.view)
         self.joint_panel = JointPanel(session)
+        self.joint_panel.set_pose_store(self.settings)  # Save pose: per robot, in settings
         self.pose_panel = PosePanel(session)
         self.dh_table = DHTable(session)
         self.joint_dock = self.add_panel(self.joint_panel, "Joints",

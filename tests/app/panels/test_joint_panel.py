@@ -211,3 +211,43 @@ def test_arrow_keys_step_the_joint_whose_label_was_clicked(window, session, qtbo
     assert session.q[2] == pytest.approx(math.radians(1.0))
     qtbot.keyClick(QtWidgets.QApplication.focusWidget(), QtCore.Qt.Key.Key_Down)
     assert panel.selected == 3
+
+
+def test_save_pose_keeps_the_current_pose_per_robot_for_later_sessions(window, session, qtbot,
+                                                                       settings):
+    """Issue 28 item 5: Save pose... asks a name, keeps the joint values in the user's
+    settings for this robot, and a button for it takes the robot back there (one undo
+    step); a new window (a later session) has it too; another robot does not."""
+    from robogui.app.shell.main_window import MainWindow
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    panel = window.joint_panel
+    q = np.radians([10.0, -20.0, 30.0, -40.0, 50.0, -60.0])
+    session.set_q(q)
+
+    def answer():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        if not isinstance(dlg, QtWidgets.QInputDialog):
+            QtCore.QTimer.singleShot(20, answer)
+            return
+        dlg.setTextValue("  over the  table ")
+        dlg.accept()
+
+    QtCore.QTimer.singleShot(0, answer)
+    qtbot.mouseClick(panel.save_pose_button, QtCore.Qt.MouseButton.LeftButton)
+    assert "over the table" in panel.pose_buttons
+    session.go_to_pose("qz")
+    qtbot.mouseClick(panel.pose_buttons["over the table"], QtCore.Qt.MouseButton.LeftButton)
+    np.testing.assert_allclose(session.q, q, atol=1e-12)
+    assert window.undo.stack.undoText() == "Named pose over the table"
+    with pytest.raises(ValueError, match="robot's own"):
+        panel.save_pose("qr")
+    # a later session with the same settings
+    win2 = MainWindow(Session(load_robot("puma560")), settings=settings, restore=False,
+                      autosave_path=False)
+    qtbot.addWidget(win2)
+    assert "over the table" in win2.joint_panel.pose_buttons
+    win2.session.set_robot(load_robot("stanford"))
+    assert "over the table" not in win2.joint_panel.pose_buttons
+    win2.close()
