@@ -115,6 +115,7 @@ class JointRow(QtWidgets.QFrame):
                                 self.unit_name_for(session, self.kind), what=f"q{j + 1}",
                                 show_unit=False)
         self.spin.setMinimumWidth(96)
+        self.spin.setProperty("keyNumber", True)  # presentation mode enlarges it the most
         self.unit = QtWidgets.QToolButton()
         self.unit.setObjectName("unitButton")
         self.unit.setToolTip("toggle units for all " +

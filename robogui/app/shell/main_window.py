@@ -54,7 +54,8 @@ SHORTCUTS = [
     ("R/F T/G Y/H", "jog panel: +-Rx, +-Ry, +-Rz"),
     ("Ctrl+R", "record the current configuration as a waypoint"),
     ("1 / 2 / 3 / 4", "camera: iso, front, side, top"),
-    ("Ctrl+1 / Ctrl+2 / Ctrl+3", "task: Drive, Teach, Analyse (each keeps its own layout)"),
+    ("Ctrl+1 / Ctrl+2 / Ctrl+3 / Ctrl+4",
+     "task: Drive, Teach, Analyse, Teach the class (each keeps its own layout)"),
     ("F11", "full-screen 3D view with the TCP pose and q (F11 or Esc to leave)"),
     ("F", "fit the robot in the view"),
     ("O", "perspective / orthographic"),
@@ -112,7 +113,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.dh_table = DHTable(session)
         self.joint_dock = self.add_panel(self.joint_panel, "Joints",
                                          QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.pose_dock = self.add_panel(self.pose_panel, "Pose",
+        # in a scroll area: on a short window the joint rows above keep their room and
+        # the readout scrolls instead of being cut
+        pose_scroll = QtWidgets.QScrollArea()
+        pose_scroll.setWidgetResizable(True)
+        pose_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        pose_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        pose_scroll.setWidget(self.pose_panel)
+        self.pose_dock = self.add_panel(pose_scroll, "Pose",
                                         QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
         self.dh_dock = self.add_panel(self.dh_table, "D-H table",
                                       QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)

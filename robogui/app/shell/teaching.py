@@ -61,9 +61,13 @@ class Teaching:
         self.chain.stepped.connect(self._on_step)
         self._frames_for_step = False  # stepping turned the D-H frames on
         # a closed panel leaves nothing of its own in the view (the step's triad, the cloud)
-        self.chain_dock.visibilityChanged.connect(lambda _on: self._chain_shown())
+        # (on the next turn: restoring a layout, presentation mode, hides and shows docks
+        # for a moment, which is no closing)
+        self.chain_dock.visibilityChanged.connect(
+            lambda _on: QtCore.QTimer.singleShot(0, self.chain, self._chain_shown))
         self.workspace_dock.visibilityChanged.connect(
-            lambda _on: self.workspace.set_panel_open(not self.workspace_dock.isHidden()))
+            lambda _on: QtCore.QTimer.singleShot(0, self.workspace, lambda: (
+                self.workspace.set_panel_open(not self.workspace_dock.isHidden()))))
 
         # D-H frames: off / all links / the selected link
         self.frame_group = QtGui.QActionGroup(win)
@@ -80,6 +84,11 @@ class Teaching:
         self.act_save_robot = QtGui.QAction("Save robot &as\u2026", win)
         self.act_save_robot.triggered.connect(self.save_robot_dialog)
         self.presentation = Presentation(win, self)
+        tasks = getattr(win, "tasks", None)
+        if tasks is not None:  # Teach the class: the D-H frames on the model with the table
+            tasks.changed.connect(
+                lambda key: key == "class" and self.frames.mode == "off"
+                and self.frame_actions["all"].trigger())
         self._build_menus()
 
     def _build_menus(self) -> None:

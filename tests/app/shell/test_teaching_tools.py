@@ -267,8 +267,8 @@ def test_closing_the_chain_and_workspace_panels_takes_their_drawings_out_of_the_
     QTest.keyClick(panel, Key.Key_Right)
     assert panel.i == 2 and t.frames.extra is not None and t.frames.mode == "one"
     chain_act.trigger()  # Robot > Step through the chain, unticked
-    qtbot.waitUntil(lambda: t.chain_dock.isHidden())
-    assert panel.i == 0 and t.frames.extra is None
+    qtbot.waitUntil(lambda: t.chain_dock.isHidden() and panel.i == 0)
+    assert t.frames.extra is None
     assert t.frames.mode == "off"  # the frames the stepping turned on went with it
     assert t.frames.labels() == []
 
@@ -280,8 +280,7 @@ def test_closing_the_chain_and_workspace_panels_takes_their_drawings_out_of_the_
         qtbot.mouseClick(wpanel.sample_button, QtCore.Qt.MouseButton.LeftButton)
     assert wpanel.cloud.visible()
     ws_act.trigger()
-    qtbot.waitUntil(lambda: t.workspace_dock.isHidden())
-    assert not wpanel.cloud.visible() and not wpanel.plane.visible()
+    qtbot.waitUntil(lambda: t.workspace_dock.isHidden() and not wpanel.cloud.visible())
+    assert not wpanel.plane.visible()
     ws_act.trigger()
-    qtbot.waitUntil(lambda: not t.workspace_dock.isHidden())
-    assert wpanel.cloud.visible()
+    qtbot.waitUntil(lambda: not t.workspace_dock.isHidden() and wpanel.cloud.visible())
