@@ -328,7 +328,10 @@ class TaskSwitcher(QtCore.QObject):
                 w.resizeDocks([docks[0]], [width], QtCore.Qt.Orientation.Horizontal)
                 if not task.tabbed and len(docks) == 2:
                     lower = docks[1].widget()
-                    want = lower.sizeHint().height() if lower is not None else 0
+                    # what the readout needs whole (inside its scroll area), and its frame
+                    want = (_content_height(docks[1]) + 2 * lower.frameWidth() + 24
+                            if isinstance(lower, QtWidgets.QScrollArea)
+                            else lower.sizeHint().height() if lower is not None else 0)
                     total = docks[0].height() + docks[1].height()
                     # the upper dock whole (Drive: every joint row), title bar included
                     upper = _content_height(docks[0]) + (docks[0].height()
