@@ -33,8 +33,8 @@ def pump(app, ms: int) -> None:
 
 
 def window(app, robot="puma560", size=(1600, 1000)):
-    from robogui.app.main_window import MainWindow
-    from robogui.app.settings import Settings
+    from robogui.app.shell.main_window import MainWindow
+    from robogui.app.shell.settings import Settings
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 
@@ -109,7 +109,7 @@ def teach_screenshot(app) -> None:
 
 
 def robots_grid(app) -> None:
-    from robogui.app.render import render_robot
+    from robogui.app.view.render import render_robot
 
     names = ["stanford", "panda", "puma560akb", "scara"]
     tiles = [render_robot(_load(n), None, view="iso", size=(800, 600)) for n in names]
@@ -124,8 +124,8 @@ def robots_grid(app) -> None:
 def demo_gif(app) -> None:
     """The README's GIF, as ``robogui render --trajectory assets/puma560-demo.csv --fps 12
     --size 480x360 --overlay time -o assets/puma560-demo.gif`` makes it."""
-    from robogui.app.render import render_video
-    from robogui.session.trajectories import load_trajectory_csv
+    from robogui.app.view.render import render_video
+    from robogui.session.motion.trajectories import load_trajectory_csv
     from robogui.session.video import Overlays
 
     robot = _load("puma560")
@@ -140,8 +140,8 @@ def urdf_screenshot(app) -> None:
 
     import numpy as np
 
-    from robogui.app.main_window import MainWindow
-    from robogui.app.settings import Settings
+    from robogui.app.shell.main_window import MainWindow
+    from robogui.app.shell.settings import Settings
     from robogui.io.robotfile import load_robot
     from robogui.session import Session
 
@@ -170,7 +170,7 @@ def _load(name):
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
-    from robogui.app.main_window import create_app
+    from robogui.app.shell.main_window import create_app
 
     app = create_app([])
     main_screenshot(app)
@@ -179,4 +179,4 @@ if __name__ == "__main__":
     urdf_screenshot(app)
     robots_grid(app)
     demo_gif(app)
-    print("wrote", ", ".join(p.name for p in sorted(ASSETS.glob("*.png")) + ["puma560-demo.gif"]))
+    print("wrote", ", ".join([*(p.name for p in sorted(ASSETS.glob("*.png"))), "puma560-demo.gif"]))

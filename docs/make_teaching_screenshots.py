@@ -24,7 +24,7 @@ from make_screenshots import ASSETS, pump, window  # noqa: E402
 
 
 def main() -> None:
-    from robogui.app.main_window import create_app
+    from robogui.app.shell.main_window import create_app
 
     app = create_app()
     win = window(app, "puma560", size=(1600, 1000))

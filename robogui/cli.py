@@ -106,8 +106,9 @@ def _positive_float(text: str) -> float:
 
 
 def _robot_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--robot", default=ROBOT_DEFAULT, metavar="NAME|FILE",
-                   help="library robot name or robot file (default: puma560)")
+    p.add_argument("--robot", default=None, metavar="NAME|FILE",
+                   help="library robot name or robot file (default: the window reopens the "
+                        "robot you had last, puma560 the first time; render: puma560)")
     p.add_argument("--q", metavar="POSE|VALUES",
                    help="pose name (qz, qr, ...) or comma-separated joint values in rad/m; "
                         "write --q=-0.5,1,... when the first value is negative")
@@ -223,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _load(args) -> tuple[object, np.ndarray | None]:
     from robogui.io.robotfile import RobotFileError, load_robot
 
+    if args.robot is None:
+        args.robot = ROBOT_DEFAULT
+
     try:
         from robogui.io.ros.urdf import set_package_path, set_xacro_args
         from robogui.io.ros.xacro_expand import parse_xacro_args
@@ -231,7 +235,8 @@ def _load(args) -> tuple[object, np.ndarray | None]:
         set_xacro_args(parse_xacro_args(args.xacro_arg))
         robot = load_robot(args.robot, tip=args.tip)
     except (RobotFileError, OSError, ValueError) as exc:
-        raise SystemExit(f"robogui: {exc}") from None
+        # the library's words name its argument; on the command line it is the option
+        raise SystemExit(f"robogui: {exc}".replace("(tip=...)", "with --tip NAME")) from None
     try:
         q = parse_q(robot, args.q, args.deg)
     except ValueError as exc:
@@ -340,7 +345,8 @@ def _render(args) -> int:
         size = args.size
         count = render.render_video(robot, motion, args.output, fps=args.fps, speed=args.speed,
                                     size=size, view=args.view, display=display,
-                                    overlays=overlays)
+                                    overlays=overlays,
+                                    progress=terminal_progress(f"rendering {args.output}"))
     except (OSError, ValueError, RuntimeError) as exc:
         raise SystemExit(f"robogui: {exc}") from None
     print(f"wrote {args.output} ({count} frames, {size[0]}x{size[1]}, {args.fps:g} fps)")
@@ -377,65 +383,9 @@ def _parse_overlays(text: str):
                     trail="trail" in names)
 
 
-def _check(args) -> int:
-    """``robogui check``: contacts along a program, continuously; 1 on contact, 0 clear."""
-    import json
-    from pathlib import Path
-
-    from robogui.io.robotfile import RobotFileError, load_robot
-    from robogui.io.ros.urdf import set_package_path
-    from robogui.session.planning_scene.cell_file import load_cell
-    from robogui.session.planning_scene.continuous import check_trajectory
-    from robogui.session.teach.compile import compile_program
-    from robogui.session.teach.preflight import _move_index_per_sample
-    from robogui.session.teach.program import ProgramError
-    from robogui.session.teach.program_file import load_program
-
-    def fail(message: str) -> int:
-        print(f"robogui check: {message}", file=sys.stderr)
-        return 2
-
-    try:
-        cell = load_cell(args.cell) if args.cell else None
-        name = args.robot or (cell.robot if cell is not None and cell.robot else ROBOT_DEFAULT)
-        if not args.robot and cell is not None and cell.robot:
-            near = Path(args.cell).parent / cell.robot  # a path relative to the cell file
-            name = str(near) if near.is_file() else cell.robot
-        set_package_path(args.package_path)
-        robot = load_robot(name, tip=args.tip)
-        program = load_program(args.program)
-        compiled = compile_program(program, robot)
-    except (RobotFileError, ProgramError, OSError, ValueError) as exc:
-        return fail(str(exc))
-    errors = [p for p in compiled.problems if p.severity == "error"]
-    if errors or compiled.trajectory is None:
-        return fail(f"{args.program}: the program does not compile: "
-                    f"{errors[0].message if errors else 'no trajectory'}")
-    traj = compiled.trajectory
-    report = check_trajectory(robot, traj.t, traj.q, cell)
-    move_of = _move_index_per_sample(compiled, len(traj.t))
-    rows = [{"pair": list(c.pair), "t_start": c.t_start, "t_end": c.t_end,
-             "t_deepest": c.t_deepest, "depth_m": c.depth,
-             "move": None if move_of[c.index] is None else move_of[c.index] + 1}
-            for c in report.contacts]
-    if args.json:
-        print(json.dumps({"program": str(args.program), "robot": robot.name,
-                          "cell": args.cell, "clear": report.clear,
-                          "duration_s": float(traj.t[-1] - traj.t[0]),
-                          "checked_states": len(report.t), "max_step_m": report.max_step,
-                          "contacts": rows}, indent=2))
-    else:
-        for r in rows:
-            where = f"move {r['move']}" if r["move"] else "start"
-            print(f"t = {r['t_start']:.3f}..{r['t_end']:.3f} s  {where}: {r['pair'][0]!r} hits "
-                  f"{r['pair'][1]!r}, up to {r['depth_m'] * 1e3:.3g} mm deep at "
-                  f"t = {r['t_deepest']:.3f} s")
-        what = f"{len(rows)} contact(s)" if rows else "clear"
-        print(f"{args.program}: {what} ({robot.name}"
-              f"{', cell ' + str(args.cell) if args.cell else ', no cell'}; "
-              f"{len(report.t)} states checked over {traj.t[-1] - traj.t[0]:.2f} s, no link "
-              f"point moving more than {report.max_step * 1e3:.2f} mm between two)")
-    return 1 if rows else 0
+    except (RobotFileError, OSError, ValueError) as exc:
+        # the library's words name its argument; on the command line it is the option
+        raise SystemExit(f"robogui: {exc}".replace("(tip=...)", "with --tip NAME")) from None
 
 
 def no_display_message(env=None, platform: str | None = None) -> str | None:
@@ -475,13 +425,15 @@ def _gui(args) -> int:
             raise SystemExit(f"robogui: --demo: {exc}") from None
         args.program = args.program or str(program)
         args.trajectory = args.trajectory or str(trajectory)
-        if args.robot == ROBOT_DEFAULT:
+        if args.robot is None:
             args.robot = DEMO_ROBOT
     if args.time is not None and not args.trajectory:
         raise SystemExit("robogui: --time needs a --trajectory to move along")
     message = no_display_message()
     if message:  # before Qt is imported: Qt would abort the process
         raise SystemExit(message)
+    # no robot asked for (nor a pose of one): the window reopens the last session's robot
+    reopen_last = args.robot is None and args.q is None
     robot, q = _load(args)
     from robogui.session.session import Session
 
@@ -493,7 +445,8 @@ def _gui(args) -> int:
                    report_first_frame=args.report_first_frame, size=args.size,
                    view=args.view,
                    restore=not args.no_restore, library_name=args.robot,
-                   program=args.program, trajectory=args.trajectory, time_s=args.time)
+                   program=args.program, trajectory=args.trajectory, time_s=args.time,
+                   reopen_last=reopen_last)
 
 
 def main(argv: list[str] | None = None) -> int:

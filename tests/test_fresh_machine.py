@@ -128,3 +128,47 @@ def test_demo_opens_the_samples(monkeypatch):
     # explicit files win over the samples
     assert cli.main(["--demo", "--trajectory", "mine.csv"]) == 0
     assert seen["trajectory"] == "mine.csv" and seen["program"] == str(program)
+
+
+def _sandbox(tmp_path: Path, installed: bool) -> tuple[Path, Path]:
+    """A copy of the checkout's .ci/app in ``tmp_path`` with stand-ins: checks that pass,
+    a .venv whose python logs what it is asked (and says robogui is installed from here
+    or not) and whose robogui is the real command line of this checkout."""
+    repo = tmp_path / "repo"
+    (repo / ".ci").mkdir(parents=True)
+    (repo / ".ci" / "app").write_text((CI / "app").read_text())
+    for name in ("check-python.sh", "system-deps.sh"):
+        (repo / ".ci" / name).write_text("exit 0\n")
+    bin_dir = repo / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    log = tmp_path / "pip.log"
+    (bin_dir / "python").write_text(
+        "#!/bin/sh\n"
+        f'case "$1" in -c) exit {0 if installed else 1};; esac\n'
+        f'echo "$@" >> "{log}"\n')
+    (bin_dir / "robogui").write_text(
+        f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m robogui "$@"\n')
+    for f in (bin_dir / "python", bin_dir / "robogui"):
+        f.chmod(0o755)
+    return repo, log
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_ci_app_without_a_display_says_so_suggests_a_picture_and_exits(tmp_path, installed):
+    """Issue 28 item 11: headless, .ci/app prints robogui's one line and a render command
+    and exits 1 (it no longer runs the app under xvfb-run for nobody to see); it installs
+    robogui once, editable, and not again on later starts."""
+    repo, log = _sandbox(tmp_path, installed)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    r = subprocess.run(["bash", str(repo / ".ci" / "app")], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 1
+    lines = r.stderr.strip().splitlines()
+    assert lines[0].startswith("robogui: no display to open the window on")
+    assert lines[1] == ("robogui: for a picture here: .venv/bin/robogui render --robot "
+                        "puma560 --q qr -o puma.png")
+    pip = log.read_text().splitlines() if log.exists() else []
+    assert pip == ([] if installed else ["-m pip install -q -e ."])
+    text = (CI / "app").read_text()
+    assert "xvfb-run -a -s" not in text  # the README's xvfb-run is for a person to choose

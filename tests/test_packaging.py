@@ -54,6 +54,34 @@ def test_wheel_contains_the_robot_library_and_loads_it(tmp_path):
     count, n = out.stdout.split()
     assert int(count) == len(in_repo) and int(n) == 6
 
+    # Help > User guide in the installed copy: the guide and every doc it links ship in
+    # the package, and its pictures load from the installed assets
+    guide = (ROOT / "docs" / "user-guide.md").read_text(encoding="utf-8")
+    import re
+    linked = sorted(set(re.findall(r"\]\(([\w.-]+\.md)\)", guide)))
+    assert linked  # bounds.md, robot-file-format.md, ...
+    for name in ["user-guide.md", *linked]:
+        assert f"robogui/_docs/{name}" in names, name
+    script = (
+        "import sys;"
+        "from PySide6 import QtWidgets, QtGui, QtCore;"
+        "app = QtWidgets.QApplication([]);"
+        "from robogui.app.shell.user_guide import guide_path, UserGuideDialog;"
+        "p = guide_path(); assert p is not None and 'site' in str(p), p;"
+        "d = UserGuideDialog(p);"
+        "assert d.browser.toPlainText().startswith('robogui user guide');"
+        "kind = QtGui.QTextDocument.ResourceType.ImageResource;"
+        "imgs = [d.browser.document().resource(kind, QtCore.QUrl(n)) for n in d.images];"
+        "print(len(imgs), sum(isinstance(i, (QtGui.QImage, QtGui.QPixmap)) and not i.isNull()"
+        "                     for i in imgs))"
+    )
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    n_images, n_loaded = map(int, out.stdout.split())
+    assert n_images >= 2 and n_loaded == n_images
+
 
 def test_pyproject_dependencies_and_extras():
     """Runtime: numpy, scipy, PySide6 (Essentials), pyqtgraph, PyOpenGL, sympy; the

@@ -97,6 +97,8 @@ def test_render_a_urdf_robot_with_tip_and_package_path(tmp_path):
     assert png_size(out) == (400, 300)
     r = run(["render", "--robot", str(UR5), "-o", str(out)], tmp_path)
     assert r.returncode != 0 and "ee_link, tool0" in r.stderr
+    # the command line's words (issue 28 item 11), not the library's argument
+    assert "--tip NAME" in r.stderr and "tip=" not in r.stderr
     # the KR5 xacro needs its packages named; without them the error says which
     r = run(["render", "--robot", str(KR5), "-o", str(out)], tmp_path)
     assert r.returncode != 0 and "kuka_kr5_support" in r.stderr
@@ -105,3 +107,43 @@ def test_render_a_urdf_robot_with_tip_and_package_path(tmp_path):
         args += ["--package-path", p]
     r = run(args, tmp_path)
     assert r.returncode == 0, r.stderr
+
+
+def test_render_of_a_video_shows_its_progress_on_a_terminal(tmp_path):
+    """Issue 28 item 11: on a terminal, ``robogui render`` of a video keeps a progress line
+    up to date (a pipe gets only the final line)."""
+    import pty
+
+    src = os.path.dirname(os.path.dirname(robogui.__file__))
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "PYTHONPATH": os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", ""))
+                                         if p)}
+    csv = tmp_path / "t.csv"
+    csv.write_text("t,q1,q2,q3,q4,q5,q6\n0,0,0,0,0,0,0\n1,0.5,0.2,0,0,0.3,0\n")
+    out = tmp_path / "move.gif"
+    leader, follower = pty.openpty()  # stderr is a terminal, as when a person runs it
+    proc = subprocess.Popen([sys.executable, "-m", "robogui", "render", "--trajectory",
+                             str(csv), "--fps", "10", "--size", "160x120", "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=follower, env=env, cwd=tmp_path)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: the process is done
+            break
+        if not chunk:
+            break
+        seen += chunk
+    stdout, _ = proc.communicate(timeout=120)
+    os.close(leader)
+    assert proc.returncode == 0, seen
+    text = seen.decode(errors="replace")
+    total = int(text.split("frame 1/")[1].split(" ")[0])
+    assert total >= 10 and f"frame {total}/{total} (100 %)" in text
+    assert "\r" in text  # one line, rewritten in place
+    assert f"rendering {out}" in text and b"wrote" in stdout
+    # through a pipe: no progress line, only the result
+    r = run(["render", "--trajectory", str(csv), "--fps", "10", "--size", "160x120",
+             "-o", str(out)], tmp_path)
+    assert r.returncode == 0 and "frame" not in r.stderr and "wrote" in r.stdout

@@ -410,8 +410,8 @@ def test_joint_curves_have_the_3d_views_joint_colours(qtbot, session, puma, plot
     plots.torque.set_components(["total", "gravity", "inertial", "coriolis", "friction"])
     for j in range(puma.n):
         want = QtGui.QColor(style.joint_color(j)).name()
-        for comp in ("total", "gravity", "inertial", "coriolis", "friction"):
-            assert plots.torque.torque_curve(comp, j).opts["pen"].color().name() == want
+        # the total in the joint's colour; the parts in their own (issue 28 item 7)
+        assert plots.torque.torque_curve("total", j).opts["pen"].color().name() == want
         for name in ("q", "qd", "qdd"):
             assert plots.joint_state.state_curve(name, j).opts["pen"].color().name() == want
     # joints are told apart: no two share a colour
@@ -489,5 +489,51 @@ def test_part_checkboxes_switch_the_curves(qtbot, session, puma, plots):
         np.testing.assert_allclose(data[panel.curve_name("gravity", j)][1], g[:, j],
                                    rtol=1e-9, atol=1e-9)
     legend = [item[1].text for item in panel.legend.items]
-    assert legend[:puma.n] == [f"J{j + 1}" for j in range(puma.n)] and "gravity" in legend
+    assert legend[:puma.n] == [f"J{j + 1}" for j in range(puma.n)]
+    assert "gravity (orange, dashed)" in legend
     assert not panel.peak_points[0].size  # peaks belong to the total, hidden now
+
+
+def test_torque_parts_have_colours_of_their_own_and_the_legend_says_which(qtbot, session, puma,
+                                                                          plots):
+    """Issue 28 item 7: each part in its own colour (not a joint's, not the limits'), with
+    its own dash pattern too; the legend's sample for a part is drawn in the part's colour
+    and names colour and pattern."""
+    from robogui.app import style
+    from robogui.app.plots.torque_panel import PART_COLORS
+
+    traj = puma_traj(puma)
+    session.set_trajectory(traj)
+    wait_analysis(qtbot, plots, traj)
+    panel = plots.torque
+    for name in ("gravity", "inertial", "coriolis", "friction"):
+        panel.boxes[name].click()  # as a person ticks the boxes
+    QtWidgets.QApplication.processEvents()
+
+    def colour(item):
+        return item.opts["pen"].color().name()
+
+    parts = ("gravity", "inertial", "coriolis", "friction")
+    joint_colours = {style.joint_color(j) for j in range(puma.n)}
+    for j in range(puma.n):
+        assert colour(panel.torque_curve("total", j)) == style.joint_color(j)
+        seen = {colour(panel.torque_curve(c, j)) for c in parts}
+        assert seen == {PART_COLORS[c] for c in parts} and len(seen) == 4
+    forbidden = joint_colours | {style.NEAR_LIMIT_COLOR, style.AT_LIMIT_COLOR}
+    assert not set(PART_COLORS.values()) & forbidden
+    # hue distance between parts: at least 20 degrees or a clear difference in lightness
+    qc = [QtGui.QColor(PART_COLORS[c]) for c in parts]
+    for a in range(4):
+        for b in range(a + 1, 4):
+            dh = abs(qc[a].hslHue() - qc[b].hslHue()) % 360
+            dh = min(dh, 360 - dh)
+            dl = abs(qc[a].lightness() - qc[b].lightness())
+            assert dh >= 20 or dl >= 60, (parts[a], parts[b])
+    legend = {item[1].text: item[0].item for item in panel.legend.items}
+    for c, text in (("gravity", "gravity (orange, dashed)"),
+                    ("inertial", "inertial (white, dotted)"),
+                    ("coriolis", "Coriolis (yellow, dash-dot)"),
+                    ("friction", "friction (grey, dash-dot-dot)")):
+        assert text in legend, sorted(legend)
+        assert colour(legend[text]) == PART_COLORS[c]
+        assert legend[text].opts["pen"].style() == panel.torque_curve(c, 0).opts["pen"].style()

@@ -7,9 +7,11 @@ the plane facing the camera. The geometry (what a ray grabs, what a drag asks fo
 :mod:`robogui.session.geometry.handle`; this module only draws and routes the mouse.
 
 For the TCP, every mouse move runs one IK step with the jog's damped least squares
-(:func:`~robogui.session.geometry.handle.follow_pose`): limits respected, the branch kept, no
-jumps; where the motion stops short the reason (joint limit, singularity) is written
-next to the handle. A drag is one change of the session (``changing`` while it lasts,
+(:func:`~robogui.session.geometry.handle.follow_drag`): limits respected, the branch kept, no
+jumps, and the TCP kept on the arrow's axis (the ring's point, the free move's plane);
+where the motion stops short the reason (joint limit, singularity, edge of reach) is
+written next to the handle, inside the view, until the pose changes otherwise. A drag
+is one change of the session (``changing`` while it lasts,
 finished on release): one undo step (robogui/app/undo.py), named after the part dragged.
 
 The GL items are built once and moved with ``setTransform``; the view's rebuild on a
@@ -32,6 +34,7 @@ from robogui.session.geometry.handle import (
     RING_RADIUS,
     HandleDrag,
     HandlePart,
+    follow_drag,
     follow_pose,
     handle_axes,
     hit_handle,
@@ -146,11 +149,13 @@ class TcpTarget:
     def begin(self) -> None:
         self.session.pause()  # a playing trajectory would take the robot straight back
 
-    def drag_to(self, T_goal: np.ndarray) -> str | None:
-        """One IK step towards ``T_goal``; the reason when the motion falls short."""
+    def drag_to(self, T_goal: np.ndarray, drag: HandleDrag | None = None) -> str | None:
+        """One IK step towards ``T_goal``, kept to ``drag``'s axis or plane; the reason when
+        the motion falls short."""
         s = self.session
-        res = follow_pose(s.robot, s.q, T_goal, angle_unit=s.display.angle_unit,
-                          length_unit=s.display.length_unit)
+        units = {"angle_unit": s.display.angle_unit, "length_unit": s.display.length_unit}
+        res = (follow_pose(s.robot, s.q, T_goal, **units) if drag is None
+               else follow_drag(s.robot, s.q, drag, T_goal, **units))
         if res.moved:
             s.set_q(res.q_new, changing=True)
         self.last_result = res
@@ -181,6 +186,7 @@ class HandleController:
         self.drag: HandleDrag | None = None
         self.hover: HandlePart | None = None
         self.reason: str | None = None
+        self._reason_pose: np.ndarray | None = None  # the pose the reason was said for
         self.enabled = True
         view.robotRebuilt.connect(self.items.attach)
         view.scene.add_mouse_handler(self)
@@ -209,6 +215,7 @@ class HandleController:
 
     def refresh(self) -> None:
         """Place the handle for this frame (before the scene paints)."""
+        self._forget_stale_reason()
         g = self.geometry() if self.enabled else None
         self.items.set_visible(g is not None)
         if g is not None:
@@ -249,7 +256,13 @@ class HandleController:
 
     def move(self, event) -> bool:
         if self.drag is not None:
-            self.reason = self.target.drag_to(self.drag.goal(self.ray(event)))
+            goal = self.drag.goal(self.ray(event))
+            if isinstance(self.target, TcpTarget):
+                self.reason = self.target.drag_to(goal, self.drag)
+            else:  # a target without IK (a go-to target) goes where it is put
+                self.reason = self.target.drag_to(goal)
+            pose = self.target.pose()
+            self._reason_pose = None if pose is None else np.array(pose, dtype=float)
             self.view.update()
             return True
         if event.buttons() != QtCore.Qt.MouseButton.NoButton:
@@ -285,21 +298,54 @@ class HandleController:
             self.view.update()
 
     # -- the reason, next to the handle ---------------------------------------------------------
-    def _paint_reason(self, painter: QtGui.QPainter) -> None:
-        if not self.reason or not self.items.visible:
+    def _forget_stale_reason(self) -> None:
+        """The reason belongs to the pose it was said for: once the pose is moved otherwise
+        (a jog, a typed value, undo, another robot) it no longer applies."""
+        if self.reason is None or self.drag is not None:
             return
+        pose = self.target.pose()
+        was = self._reason_pose
+        if pose is None or was is None or was.shape != np.shape(pose) \
+                or not np.allclose(pose, was, rtol=0.0, atol=1e-9):
+            self.reason = None
+            self._reason_pose = None
+
+    def reason_box(self, painter: QtGui.QPainter | None = None) -> QtCore.QRectF | None:
+        """Where the reason is drawn (view pixels): beside the handle, moved in so that the
+        whole box stays inside the view; None when there is nothing to say."""
+        self._forget_stale_reason()
+        if not self.reason or not self.items.visible:
+            return None
         g = self.geometry()
         if g is None:
-            return
+            return None
         x, y = self.view.scene.project(g[0][None])[0]
         x, y = x + 0.35 * HANDLE_PIXELS, y + 0.35 * HANDLE_PIXELS
+        metrics = QtGui.QFontMetrics(self._reason_font())
+        rect = metrics.boundingRect(
+            QtCore.QRect(0, 0, 320, 400), int(QtCore.Qt.TextFlag.TextWordWrap), self.reason)
+        w, h = rect.width() + 16, rect.height() + 10
+        sc = self.view.scene
+        width, height = max(1, sc.width()), max(1, sc.height())
+        if x + w > width - 4:  # no room on the right: the left of the handle
+            x = x - 0.7 * HANDLE_PIXELS - w
+        if y + h > height - 4:
+            y = y - 0.7 * HANDLE_PIXELS - h
+        x = float(np.clip(x, 4, max(4, width - 4 - w)))
+        y = float(np.clip(y, 4, max(4, height - 4 - h)))
+        return QtCore.QRectF(x, y, w, h)
+
+    def _reason_font(self) -> QtGui.QFont:
         font = QtGui.QFont(self.view.scene.font())
         font.setPointSizeF(10.0)
         font.setBold(True)
-        painter.setFont(font)
-        rect = painter.fontMetrics().boundingRect(
-            QtCore.QRect(0, 0, 320, 400), int(QtCore.Qt.TextFlag.TextWordWrap), self.reason)
-        box = QtCore.QRectF(x, y, rect.width() + 16, rect.height() + 10)
+        return font
+
+    def _paint_reason(self, painter: QtGui.QPainter) -> None:
+        box = self.reason_box()
+        if box is None:
+            return
+        painter.setFont(self._reason_font())
         painter.setPen(QtCore.Qt.PenStyle.NoPen)
         painter.setBrush(QtGui.QColor(20, 22, 26, 210))
         painter.drawRoundedRect(box, 5, 5)

@@ -109,7 +109,8 @@ class LinkPicker:
 
     def _light(self) -> None:
         """Colour the selected link (:data:`SELECTED_COLOR`) and over it the hovered one
-        (:data:`HOVER_COLOR`); every other part gets its own colour back."""
+        (:data:`HOVER_COLOR`); every other part gets its own colour back. The cylinder of a
+        joint near or at a limit keeps its limit colour, lit or not."""
         for item, color in reversed(self._lit):  # reversed: a part lit twice ends as it was
             item.setColor(color)
         self._lit = []
@@ -123,7 +124,12 @@ class LinkPicker:
             if j is None:
                 continue
             rgba = style.rgba(color)
+            # a joint near or at a limit keeps its amber/red cylinder: the selection shows
+            # on its link around it, so both are seen
+            tinted = self._limits is not None and int(self._limits[j]) >= 1
             for p in self._parts_of(j):
+                if tinted and p.kind == "joint":
+                    continue
                 # a mesh keeps its vertex colours under a transparent tint
                 self._lit.append((p.item, _OWN if p.kind == "mesh" else p.item.opts["color"]))
                 p.item.setColor(rgba)

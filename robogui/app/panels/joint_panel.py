@@ -115,6 +115,7 @@ class JointRow(QtWidgets.QFrame):
                                 self.unit_name_for(session, self.kind), what=f"q{j + 1}",
                                 show_unit=False)
         self.spin.setMinimumWidth(96)
+        self.spin.setProperty("keyNumber", True)  # presentation mode enlarges it the most
         self.unit = QtWidgets.QToolButton()
         self.unit.setObjectName("unitButton")
         self.unit.setToolTip("toggle units for all " +
@@ -209,7 +210,10 @@ class JointRow(QtWidgets.QFrame):
         self.style().polish(self)
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
+        # a click on the row's name or anywhere outside its widgets: the keyboard follows
+        # (the labels take no focus, so the arrow keys would go wherever it was before)
         self.clicked.emit(self.j)
+        self.slider.setFocus(QtCore.Qt.FocusReason.MouseFocusReason)
         super().mousePressEvent(event)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802
@@ -262,6 +266,9 @@ class JointPanel(QtWidgets.QWidget):
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.rows: list[JointRow] = []
         self.pose_buttons: dict[str, QtWidgets.QPushButton] = {}
+        #: where poses the user saves are kept (the window gives its settings: see
+        #: :meth:`set_pose_store`); None: Save pose is off
+        self.pose_store = None
         self.selected = 0
 
         self._rows_box = QtWidgets.QWidget()
@@ -285,9 +292,15 @@ class JointPanel(QtWidgets.QWidget):
         self.random_button.setToolTip("a random configuration within the joint limits")
         self.random_button.clicked.connect(
             lambda: _step(session, "Random configuration", session.randomize))
+        self.save_pose_button = QtWidgets.QPushButton("Save pose\u2026")
+        self.save_pose_button.setToolTip("keep the current joint values as a named pose of "
+                                         "this robot (in your settings, for later sessions)")
+        self.save_pose_button.clicked.connect(self.ask_and_save_pose)
+        self.save_pose_button.setEnabled(False)
         actions = QtWidgets.QHBoxLayout()
         actions.addWidget(self.zero_button)
         actions.addWidget(self.random_button)
+        actions.addWidget(self.save_pose_button)
         actions.addStretch(1)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -319,18 +332,72 @@ class JointPanel(QtWidgets.QWidget):
         # widget set-up that would freeze the app while it opens a 200-joint robot
         self._generation = getattr(self, "_generation", 0) + 1
         self._add_rows(self._generation, ROWS_AT_ONCE)
+        self._pose_buttons()
+        self.select(0)
+
+    def _pose_buttons(self) -> None:
+        """A button per named pose: the robot's own, then the ones the user saved."""
         for b in self.pose_buttons.values():
             b.setParent(None)
             b.deleteLater()
         self.pose_buttons = {}
-        for name in self.session.robot.poses:
+        robot = self.session.robot
+        for name in robot.poses:
             b = QtWidgets.QPushButton(name)
             b.setToolTip(f"move to the named pose {name}")
             b.clicked.connect(lambda _=False, n=name: _step(
                 self.session, f"Named pose {n}", self.session.go_to_pose, n))
             self._poses_layout.addWidget(b)
             self.pose_buttons[name] = b
-        self.select(0)
+        saved = self.pose_store.poses(robot) if self.pose_store is not None else {}
+        for name, q in saved.items():
+            if name in self.pose_buttons or len(q) != robot.n:
+                continue
+            b = QtWidgets.QPushButton(name)
+            b.setToolTip(f"move to {name}, a pose you saved")
+            b.clicked.connect(lambda _=False, n=name, v=tuple(q): _step(
+                self.session, f"Named pose {n}", self.session.set_q,
+                self.session.robot.clip_q(list(v))))
+            self._poses_layout.addWidget(b)
+            self.pose_buttons[name] = b
+
+    def set_pose_store(self, store) -> None:
+        """Keep saved poses in ``store`` (``poses(robot) -> {name: q}``, ``save(robot,
+        name, q)``) and show them; Save pose is on from now."""
+        self.pose_store = store
+        self.save_pose_button.setEnabled(store is not None)
+        self._pose_buttons()
+
+    def save_pose(self, name: str) -> str:
+        """Save the current joint values as the named pose ``name`` of this robot; returns
+        the name kept (stripped). ValueError for an empty name or one of the robot's own."""
+        name = " ".join(str(name).split())
+        if not name:
+            raise ValueError("a pose needs a name")
+        if name in self.session.robot.poses:
+            raise ValueError(f"{name} is one of the robot's own poses: choose another name")
+        if self.pose_store is None:
+            raise ValueError("no place to keep poses")
+        self.pose_store.save(self.session.robot, name, [float(v) for v in self.session.q])
+        self._pose_buttons()
+        return name
+
+    def ask_and_save_pose(self) -> None:
+        """Save pose...: ask for a name, then keep the pose (a refusal says why)."""
+        name, ok = QtWidgets.QInputDialog.getText(self, "Save pose",
+                                                  "Name of the current pose:")
+        if not ok:
+            return
+        try:
+            kept = self.save_pose(name)
+        except ValueError as exc:
+            QtWidgets.QToolTip.showText(self.save_pose_button.mapToGlobal(QtCore.QPoint()),
+                                        str(exc), self.save_pose_button)
+            self.save_pose_button.setProperty("lastError", str(exc))
+            return
+        self.save_pose_button.setProperty("lastError", "")
+        self.save_pose_button.setToolTip(f"saved {kept}; keep the current joint values as a "
+                                         "named pose of this robot")
 
     def _add_rows(self, generation: int, count: int) -> None:
         """Add up to ``count`` more rows; the remaining ones after the next events."""

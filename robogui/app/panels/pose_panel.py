@@ -39,6 +39,7 @@ class PosePanel(QtWidgets.QWidget):
                              | QtCore.Qt.AlignmentFlag.AlignVCenter)
             lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
             lab.setMinimumWidth(90)
+            lab.setProperty("keyNumber", True)  # presentation mode enlarges it the most
             return lab
 
         pos_box = QtWidgets.QGroupBox("Position")
@@ -73,6 +74,7 @@ class PosePanel(QtWidgets.QWidget):
         mat_layout = QtWidgets.QVBoxLayout(mat_box)
         self.matrix_label = QtWidgets.QLabel()
         self.matrix_label.setFont(mono)
+        self.matrix_label.setProperty("keyNumber", True)
         self.matrix_label.setTextInteractionFlags(
             QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         mat_layout.addWidget(self.matrix_label)

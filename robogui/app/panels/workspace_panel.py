@@ -70,6 +70,7 @@ class WorkspacePanel(QtWidgets.QWidget):
         super().__init__(parent)
         self.session, self.view = session, view
         self.workspace: Workspace | None = None
+        self._panel_open = True  # the window says when its dock is closed
         self._gen = 0
         self._stop = threading.Event()
         self._pool = QtCore.QThreadPool(self)
@@ -217,9 +218,15 @@ class WorkspacePanel(QtWidgets.QWidget):
             return ws.points
         return ws.points[section_mask(ws.points, *self.section())]
 
+    def set_panel_open(self, on: bool) -> None:
+        """The panel's dock was opened (closed): its cloud and plane show (go) with it."""
+        if on != self._panel_open:
+            self._panel_open = on
+            self._update_cloud()
+
     def _update_cloud(self) -> None:
         ws = self.workspace
-        if ws is None or not self.show_box.isChecked():
+        if ws is None or not self.show_box.isChecked() or not self._panel_open:
             self.cloud.setVisible(False)
             self.plane.setVisible(False)
             self.view.update()

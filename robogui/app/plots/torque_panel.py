@@ -1,8 +1,10 @@
 """Joint torques along the current trajectory, one colour per joint.
 
-The total ``rne`` torque is drawn solid; its parts (gravity, inertial, Coriolis /
-centripetal, friction) can be switched on and are drawn in the joint's colour with one
-dash pattern each, so they add up to the total by construction of the analysis. Torque
+The total ``rne`` torque is drawn solid in the joint's colour; its parts (gravity,
+inertial, Coriolis / centripetal, friction) can be switched on and are drawn each in a
+colour of its own (none of them a joint's colour) and a dash pattern of its own, so they
+are told apart on a colour screen and in grey print alike; the legend shows both. They add
+up to the total by construction of the analysis. Torque
 limits from the robot file (``link.tau_max``) are drawn as dashed lines at +-limit and
 the peaks of stretches over a limit are marked with red rings. A robot without dynamic
 parameters shows a notice instead of (meaningless) zeros.
@@ -19,7 +21,7 @@ from robogui.session.motion.envelope import analysis_envelopes
 from .. import style
 from .base import PlotPanel, pen, signals_blocked
 
-__all__ = ["TorquePanel", "COMPONENTS", "COMPONENT_LABELS"]
+__all__ = ["TorquePanel", "COMPONENTS", "COMPONENT_LABELS", "PART_COLORS", "part_color"]
 
 COMPONENTS = ("total", "gravity", "inertial", "coriolis", "friction")
 COMPONENT_LABELS = {"total": "total", "gravity": "gravity", "inertial": "inertial",
@@ -28,8 +30,17 @@ _DASH = {"total": QtCore.Qt.PenStyle.SolidLine, "gravity": QtCore.Qt.PenStyle.Da
          "inertial": QtCore.Qt.PenStyle.DotLine, "coriolis": QtCore.Qt.PenStyle.DashDotLine,
          "friction": QtCore.Qt.PenStyle.DashDotDotLine}
 _WIDTH = {"total": 2.0}
+#: the parts' colours: away from the joints' blues, greens and violets and from the
+#: amber/red of the limits, so a part never reads as a joint
+PART_COLORS = {"gravity": "#ff8c42", "inertial": "#f2f2f2", "coriolis": "#e6dc5a",
+               "friction": "#8c8c8c"}
+_COLOR_TEXT = {"gravity": "orange", "inertial": "white", "coriolis": "yellow",
+               "friction": "grey"}
 _FIELD = {c: "tau" if c == "total" else f"tau_{c}" for c in COMPONENTS}  # analysis fields
 _SHORT = {**COMPONENT_LABELS, "coriolis": "Coriolis"}
+_LEGEND_TEXT = {"total": "solid, joint colour", "gravity": "orange, dashed",
+                "inertial": "white, dotted", "coriolis": "yellow, dash-dot",
+                "friction": "grey, dash-dot-dot"}
 _DASH_TEXT = {"total": "solid", "gravity": "dashed", "inertial": "dotted",
               "coriolis": "dash-dotted", "friction": "dash-dot-dotted"}
 NO_TRAJECTORY = ("No trajectory.\nGenerate one or load a CSV on the timeline to see the "
@@ -65,8 +76,9 @@ class TorquePanel(PlotPanel):
         self.parts_grid.addWidget(QtWidgets.QLabel("Parts"), 0, 0)
         for name in COMPONENTS:
             box = QtWidgets.QCheckBox(_SHORT[name])
-            box.setToolTip(f"{COMPONENT_LABELS[name]} torque, drawn "
-                           f"{_DASH_TEXT[name]} in the joint's colour")
+            where = ("in the joint's colour" if name == "total"
+                     else f"in {_COLOR_TEXT[name]}")
+            box.setToolTip(f"{COMPONENT_LABELS[name]} torque, drawn {_DASH_TEXT[name]} {where}")
             box.setChecked(name in self.components)
             box.toggled.connect(lambda on, n=name: self._toggle_component(n, on))
             self.boxes[name] = box
@@ -127,7 +139,7 @@ class TorquePanel(PlotPanel):
         return self.curve(self.curve_name(component, j))
 
     def _make_curve(self, comp: str, j: int) -> pg.PlotDataItem:
-        curve = self.add_curve(self.plot, self.curve_name(comp, j), style.joint_color(j),
+        curve = self.add_curve(self.plot, self.curve_name(comp, j), part_color(comp, j),
                                _WIDTH.get(comp, 1.4), _DASH[comp])
         curve.setZValue(10 if comp == "total" else 5)
         self._made.add((comp, j))
@@ -294,8 +306,9 @@ class TorquePanel(PlotPanel):
         if self.components != {"total"}:
             for comp in COMPONENTS:
                 if comp in self.components:
-                    self.legend.addItem(_sample("#c9ced6", _DASH[comp], _WIDTH.get(comp, 1.4)),
-                                        _SHORT[comp])
+                    color = "#c9ced6" if comp == "total" else PART_COLORS[comp]
+                    self.legend.addItem(_sample(color, _DASH[comp], _WIDTH.get(comp, 1.4)),
+                                        f"{_SHORT[comp]} ({_LEGEND_TEXT[comp]})")
         if limits:
             self.legend.addItem(_sample("#c9ced6", QtCore.Qt.PenStyle.DashLine, 1.2), "limit")
         if peaks:
@@ -321,6 +334,12 @@ class TorquePanel(PlotPanel):
             lim = ", ".join("none" if np.isnan(v) else f"{v:g}" for v in self.analysis.tau_max)
             lines.append(f"torque limits: {lim}")
         return lines
+
+
+def part_color(component: str, j: int) -> str:
+    """``#rrggbb`` of the curve of ``component`` of joint ``j`` (0-based): the total in the
+    joint's colour, each part in its own."""
+    return style.joint_color(j) if component == "total" else PART_COLORS[component]
 
 
 def _sample(color: str, dash=QtCore.Qt.PenStyle.SolidLine, width: float = 2.0) -> pg.PlotDataItem:

@@ -54,7 +54,8 @@ SHORTCUTS = [
     ("R/F T/G Y/H", "jog panel: +-Rx, +-Ry, +-Rz"),
     ("Ctrl+R", "record the current configuration as a waypoint"),
     ("1 / 2 / 3 / 4", "camera: iso, front, side, top"),
-    ("Ctrl+1 / Ctrl+2 / Ctrl+3", "task: Drive, Teach, Analyse (each keeps its own layout)"),
+    ("Ctrl+1 / Ctrl+2 / Ctrl+3 / Ctrl+4",
+     "task: Drive, Teach, Analyse, Teach the class (each keeps its own layout)"),
     ("F11", "full-screen 3D view with the TCP pose and q (F11 or Esc to leave)"),
     ("F", "fit the robot in the view"),
     ("O", "perspective / orthographic"),
@@ -107,11 +108,19 @@ class MainWindow(QtWidgets.QMainWindow):
         self.view = RobotView(session)
         self.setCentralWidget(self.view)
         self.joint_panel = JointPanel(session)
+        self.joint_panel.set_pose_store(self.settings)  # Save pose: per robot, in settings
         self.pose_panel = PosePanel(session)
         self.dh_table = DHTable(session)
         self.joint_dock = self.add_panel(self.joint_panel, "Joints",
                                          QtCore.Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.pose_dock = self.add_panel(self.pose_panel, "Pose",
+        # in a scroll area: on a short window the joint rows above keep their room and
+        # the readout scrolls instead of being cut
+        pose_scroll = QtWidgets.QScrollArea()
+        pose_scroll.setWidgetResizable(True)
+        pose_scroll.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        pose_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        pose_scroll.setWidget(self.pose_panel)
+        self.pose_dock = self.add_panel(pose_scroll, "Pose",
                                         QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
         self.dh_dock = self.add_panel(self.dh_table, "D-H table",
                                       QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -406,6 +415,27 @@ class MainWindow(QtWidgets.QMainWindow):
             self.settings.remember_xacro_args(path, args)
         return args
 
+    def reopen_last_robot(self) -> bool:
+        """At start: open the robot that was open when robogui last closed (the user guide
+        promises it), not as an undoable step. A file that is gone or no longer reads is
+        said in the status bar and the current robot stays. True when it was opened."""
+        last = self.settings.last_robot()
+        if not last or last in (self.robot_path, self.library_name):
+            return False
+        if last not in self.picker.names and not Path(last).is_file():
+            self.status.showMessage(f"The last robot, {last}, is not there any more", 15000)
+            return False
+
+        def say(title: str, text: str) -> None:
+            self.status.showMessage(f"Could not reopen the last robot: {text}", 15000)
+
+        with self.undo.paused():
+            ok = library.load_into_session(self.session, last, say,
+                                           lambda p, c: self.settings.tip_for(p))
+            if ok:
+                self.set_origin(last)
+        return ok
+
     def set_origin(self, name_or_path: str | Path) -> None:
         """Record where the session's robot came from (library name or file)."""
         text = str(name_or_path)
@@ -542,6 +572,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.plot_docks is not None:
             self.plot_docks.close()
         self.tasks.remember()
+        self.settings.set_last_robot(self.robot_path or self.library_name)
         self.settings.save_window(self)
         self.settings.save_display(self.session.display)
         self.settings.sync()
@@ -552,11 +583,12 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             report_first_frame: bool = False, size: tuple[int, int] | None = None,
             view: str | None = None, restore: bool = True, library_name: str | None = None,
             program: str | None = None, trajectory: str | None = None,
-            time_s: float | None = None) -> int:
+            time_s: float | None = None, reopen_last: bool = False) -> int:
     """Show the main window for ``session`` and run the event loop; returns the exit code.
 
     ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up,
-    and the playhead put at ``time_s`` seconds.
+    and the playhead put at ``time_s`` seconds. ``reopen_last``: open the robot of the
+    last session instead of ``session``'s (no robot was asked for; ``restore`` too).
     """
     from .errors import install_excepthook
 
@@ -565,6 +597,8 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     install_excepthook(win.error_presenter)
     if library_name is not None:
         win.set_origin(library_name)
+    if reopen_last and restore:
+        win.reopen_last_robot()
     if size is not None:
         win.resize(*size)
     win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)

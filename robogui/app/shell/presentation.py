@@ -1,6 +1,8 @@
 """Presentation mode: one switch for a projector, remembered in QSettings.
 
-On: UI fonts x1.6 (the application font and every font a widget set for itself), a
+On: UI fonts x1.6 (the application font and every font a widget set for itself), the
+key numbers (widgets with the property ``keyNumber``: the pose readout, T, the joint
+values) x1.6 x :data:`KEY_SCALE` in bold, so they read from the back of the room, a
 high-contrast palette (black, white, yellow selection), thicker lines and larger labels
 and axes in the 3D view (D-H frames, singularity arrows, the view's own labels). Off
 puts everything back as it was. :func:`clipped_widgets` lists visible labels and buttons
@@ -11,9 +13,11 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["Presentation", "FONT_SCALE", "clipped_widgets", "SETTINGS_KEY"]
+__all__ = ["Presentation", "FONT_SCALE", "KEY_SCALE", "clipped_widgets", "SETTINGS_KEY"]
 
 FONT_SCALE = 1.6
+#: the key numbers grow by this much more than the rest
+KEY_SCALE = 1.3
 SETTINGS_KEY = "teaching/presentation"
 
 _HIGH_CONTRAST = """
@@ -140,19 +144,26 @@ class Presentation:
             return
         app = QtWidgets.QApplication.instance()
         if on:
+            self._key_fonts = {}
             own = {w: QtGui.QFont(w.font()) for w in app.allWidgets()
-                   if w.testAttribute(QtCore.Qt.WidgetAttribute.WA_SetFont)}
+                   if w.testAttribute(QtCore.Qt.WidgetAttribute.WA_SetFont)
+                   or w.property("keyNumber")}
             self._saved = (QtGui.QFont(app.font()), QtGui.QPalette(app.palette()),
                            app.styleSheet(), own)
             font = QtGui.QFont(app.font())
             font.setPointSizeF(font.pointSizeF() * FONT_SCALE)
             app.setFont(font)
-            for w, f in own.items():
-                big = QtGui.QFont(f)
-                big.setPointSizeF(f.pointSizeF() * FONT_SCALE)
-                w.setFont(big)
             app.setPalette(_palette())
             app.setStyleSheet(self._saved[2] + _HIGH_CONTRAST)
+            # after the style sheet, which would put the widgets' own fonts back
+            for w, f in own.items():
+                big = QtGui.QFont(f)
+                key = bool(w.property("keyNumber"))
+                big.setPointSizeF(f.pointSizeF() * FONT_SCALE * (KEY_SCALE if key else 1.0))
+                if key:
+                    big.setBold(True)
+                    self._key_fonts[w] = big
+                w.setFont(big)
             self.enabled = True
             self._apply_to_docks()
         elif self._saved is not None:
@@ -219,6 +230,13 @@ class Presentation:
                 self._watched.add(dock)
                 dock.installEventFilter(_DockWatcher(self, dock))
         self._wrap_docks()
+        # a panel moved into its scroll area is polished again, which puts the app's style
+        # sheet font back on the key numbers: theirs again
+        for w, big in list(getattr(self, "_key_fonts", {}).items()):
+            try:
+                w.setFont(big)
+            except RuntimeError:  # the widget is gone (a new robot's rows)
+                del self._key_fonts[w]
         self._fit_texts()
         for bar in self.win.findChildren(QtWidgets.QTabBar):
             # tabs keep their whole title and scroll (Qt elides them in a narrow dock area)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
@@ -92,6 +93,51 @@ class Settings:
         files = files[:MAX_RECENT]
         self.q.setValue("recent/files", files)
         return files
+
+    # -- the robot of the last session -------------------------------------------------------------
+    def last_robot(self) -> str | None:
+        """The library name or robot file (absolute path) open when robogui last closed."""
+        value = self.q.value("robot/last", "")
+        return str(value) if value else None
+
+    def set_last_robot(self, name_or_path: str | Path | None) -> None:
+        """Remember the robot to reopen at the next start (None: a robot made in the app,
+        which has no file: the next start opens the default)."""
+        if name_or_path:
+            self.q.setValue("robot/last", str(name_or_path))
+        else:
+            self.q.remove("robot/last")
+
+    # -- poses the user saved, per robot -----------------------------------------------------------
+    @staticmethod
+    def _robot_key(robot) -> str:
+        return f"{robot.name or 'unnamed'} ({robot.n} joints)"
+
+    def poses(self, robot) -> dict[str, list[float]]:
+        """The poses saved for ``robot`` (by its name and joint count): {name: q (n,)}."""
+        raw = self.q.value("poses/saved", "")
+        try:
+            table = json.loads(raw) if raw else {}
+            saved = table.get(self._robot_key(robot), {})
+            return {str(k): [float(x) for x in v] for k, v in saved.items()
+                    if isinstance(v, list) and len(v) == robot.n}
+        except (ValueError, TypeError, AttributeError):
+            return {}  # a settings file edited by hand: no saved poses rather than a crash
+
+    def save(self, robot, name: str, q) -> None:
+        """Keep ``q`` (n,) as the pose ``name`` of ``robot`` (replacing one so named)."""
+        raw = self.q.value("poses/saved", "")
+        try:
+            table = json.loads(raw) if raw else {}
+            if not isinstance(table, dict):
+                table = {}
+        except ValueError:
+            table = {}
+        key = self._robot_key(robot)
+        poses = dict(table.get(key, {})) if isinstance(table.get(key), dict) else {}
+        poses[str(name)] = [float(v) for v in q]
+        table[key] = poses
+        self.q.setValue("poses/saved", json.dumps(table))
 
     # -- URDF tips ---------------------------------------------------------------------------------
     def tip_for(self, path: str | Path) -> str | None:

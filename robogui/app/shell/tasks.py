@@ -6,6 +6,8 @@ Three tasks share the window around the 3D view:
 Drive    Ctrl+1     joint sliders above the pose readout, one column on the right
 Teach    Ctrl+2     Jog | Go to | Program, tabbed in one column on the right
 Analyse  Ctrl+3     torque, manipulability and joint-state plots under the view
+Class    Ctrl+4     teach the class: the D-H table under the view, every row shown,
+                    the chain step-through on the right, the D-H frames on the model
 ======== ========== ===============================================================
 
 A task shows its docks and hides the other tasks' docks. Each task keeps its own dock
@@ -37,6 +39,12 @@ class Task:
     area: QtCore.Qt.DockWidgetArea
     tabbed: bool  # default layout: tabbed in one place, else stacked top to bottom
     tip: str
+    #: per dock, where it goes when not all go to ``area`` (Class: table below, chain right)
+    areas: tuple[QtCore.Qt.DockWidgetArea, ...] | None = None
+
+    def area_of(self, k: int) -> QtCore.Qt.DockWidgetArea:
+        """Where dock ``k`` of this task goes by default."""
+        return self.area if self.areas is None else self.areas[k]
 
 
 _RIGHT = QtCore.Qt.DockWidgetArea.RightDockWidgetArea
@@ -49,7 +57,12 @@ TASKS = (
          "Teach: jog, go to a target, edit the program"),
     Task("analyse", "Analyse", ("dock_torques", "dock_manipulability", "dock_joint_state"),
          _BOTTOM, True, "Analyse the trajectory: torques, manipulability, joint state"),
+    Task("class", "Teach the class", ("dock_chain", "dock_dh_table"), _RIGHT, False,
+         "Teach the class: the D-H table, the chain step by step, the D-H frames",
+         areas=(_RIGHT, _BOTTOM)),
 )
+#: the most of the window's height the D-H table takes to show all its rows
+TABLE_MAX_SHARE = 0.46
 #: the default column width (px) of a right-hand task, and the plot strip's share of height
 COLUMN_WIDTH = 430
 PLOT_SHARE = 0.30
@@ -243,10 +256,14 @@ class TaskSwitcher(QtCore.QObject):
         if not mine:
             return
         first = mine[0]
+        names = list(task.docks)
+        area = {d: task.area_of(names.index(d.objectName())) for d in mine}
         for dock in mine:
             dock.setFloating(False)
-            w.addDockWidget(task.area, dock)
+            w.addDockWidget(area[dock], dock)
         for prev, dock in zip(mine, mine[1:], strict=False):
+            if area[prev] != area[dock]:
+                continue  # each in its own area
             if task.tabbed:
                 w.tabifyDockWidget(first, dock)
             else:
@@ -271,6 +288,9 @@ class TaskSwitcher(QtCore.QObject):
             if task is None or task.area != _RIGHT:
                 return
             docks = self.docks(task.key)
+            if task.areas is not None:  # the column only, not the strip below
+                names = list(task.docks)
+                docks = [d for d in docks if task.area_of(names.index(d.objectName())) == _RIGHT]
         shown = [d for d in docks if d.isVisible() and not d.isFloating()]
         if not shown:
             return
@@ -290,17 +310,36 @@ class TaskSwitcher(QtCore.QObject):
     def _size_default(self, task: Task, docks) -> None:
         w = self.window
         try:
-            if task.area == _RIGHT:
+            if task.areas is not None:  # a column on the right and a strip below
+                names = list(task.docks)
+                right = [d for d in docks if task.area_of(names.index(d.objectName())) == _RIGHT]
+                below = [d for d in docks if task.area_of(names.index(d.objectName())) != _RIGHT]
+                if right:
+                    width = max(min(COLUMN_WIDTH, max(320, w.width() // 3)),
+                                *(_needed_width(d) for d in right))
+                    w.resizeDocks(right[:1], [width], QtCore.Qt.Orientation.Horizontal)
+                if below:
+                    want = max(_content_height(d) for d in below) + 40  # title bar, margins
+                    height = min(want, int(TABLE_MAX_SHARE * w.height()))
+                    w.resizeDocks(below[:1], [height], QtCore.Qt.Orientation.Vertical)
+            elif task.area == _RIGHT:
                 width = max(min(COLUMN_WIDTH, max(320, w.width() // 3)),
                             *(_needed_width(d) for d in docks))
                 w.resizeDocks([docks[0]], [width], QtCore.Qt.Orientation.Horizontal)
                 if not task.tabbed and len(docks) == 2:
                     lower = docks[1].widget()
-                    want = lower.sizeHint().height() if lower is not None else 0
+                    # what the readout needs whole (inside its scroll area), and its frame
+                    want = (_content_height(docks[1]) + 2 * lower.frameWidth() + 24
+                            if isinstance(lower, QtWidgets.QScrollArea)
+                            else lower.sizeHint().height() if lower is not None else 0)
                     total = docks[0].height() + docks[1].height()
-                    if want and total > want:
+                    # the upper dock whole (Drive: every joint row), title bar included
+                    upper = _content_height(docks[0]) + (docks[0].height()
+                                                          - docks[0].widget().height())
+                    if want and total >= want + upper:
                         w.resizeDocks(docks, [total - want, want], QtCore.Qt.Orientation.Vertical)
-                    else:  # neither fits (a short window, presentation mode's big font)
+                    else:  # not both whole (a short window, presentation mode's big font):
+                        # the joint rows first, the readout below scrolls
                         self.fit_column(docks)
             else:
                 height = int(PLOT_SHARE * w.height())
@@ -310,11 +349,21 @@ class TaskSwitcher(QtCore.QObject):
 
 
 def _content_height(dock: QtWidgets.QDockWidget) -> int:
-    """The height a dock's panel wants (a panel in a scroll area: its content's)."""
+    """The height a dock's panel wants (a panel in a scroll area: its content's; a panel
+    with a table: with every row of the table shown)."""
     inner = dock.widget()
     if isinstance(inner, QtWidgets.QScrollArea) and inner.widget() is not None:
         inner = inner.widget()
-    return inner.sizeHint().height() if inner is not None else 0
+    if inner is None:
+        return 0
+    want = inner.sizeHint().height()
+    for table in inner.findChildren(QtWidgets.QTableView):
+        rows = table.model().rowCount() if table.model() is not None else 0
+        whole = (table.horizontalHeader().height() + 2 * table.frameWidth()
+                 + sum(table.rowHeight(r) for r in range(rows))
+                 + table.horizontalScrollBar().sizeHint().height())
+        want += max(0, whole - table.sizeHint().height())
+    return want
 
 
 def _needed_width(dock: QtWidgets.QDockWidget) -> int:

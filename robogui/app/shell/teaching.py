@@ -59,6 +59,15 @@ class Teaching:
         for dock in (self.chain_dock, self.workspace_dock, self.singularity_dock):
             dock.hide()  # not tabified: tabs beside the pose dock raised the window's height
         self.chain.stepped.connect(self._on_step)
+        self._frames_for_step = False  # stepping turned the D-H frames on
+        # a closed panel leaves nothing of its own in the view (the step's triad, the cloud)
+        # (on the next turn: restoring a layout, presentation mode, hides and shows docks
+        # for a moment, which is no closing)
+        self.chain_dock.visibilityChanged.connect(
+            lambda _on: QtCore.QTimer.singleShot(0, self.chain, self._chain_shown))
+        self.workspace_dock.visibilityChanged.connect(
+            lambda _on: QtCore.QTimer.singleShot(0, self.workspace, lambda: (
+                self.workspace.set_panel_open(not self.workspace_dock.isHidden()))))
 
         # D-H frames: off / all links / the selected link
         self.frame_group = QtGui.QActionGroup(win)
@@ -75,6 +84,11 @@ class Teaching:
         self.act_save_robot = QtGui.QAction("Save robot &as\u2026", win)
         self.act_save_robot.triggered.connect(self.save_robot_dialog)
         self.presentation = Presentation(win, self)
+        tasks = getattr(win, "tasks", None)
+        if tasks is not None:  # Teach the class: the D-H frames on the model with the table
+            tasks.changed.connect(
+                lambda key: key == "class" and self.frames.mode == "off"
+                and self.frame_actions["all"].trigger())
         self._build_menus()
 
     def _build_menus(self) -> None:
@@ -101,9 +115,20 @@ class Teaching:
         win.view_menu.addSeparator()
         win.view_menu.addAction(self.presentation.action)
 
+    def _chain_shown(self) -> None:
+        """The chain panel closed (or hidden by a task): stepping stops, its triad goes,
+        and D-H frames the stepping turned on go off again."""
+        if not self.chain_dock.isHidden() or self.chain.i == 0:
+            return
+        self.chain.go(0)
+        if self._frames_for_step and self.frames.mode == "one":
+            self.frame_actions["off"].trigger()
+        self._frames_for_step = False
+
     def _on_step(self, i: int) -> None:
         if i > 0 and self.frames.mode == "off":
             self.frame_actions["one"].trigger()
+            self._frames_for_step = True
         if i > 0:
             table = self.win.dh_table.table
             col = max(table.currentIndex().column(), 0)

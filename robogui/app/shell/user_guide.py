@@ -6,18 +6,43 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["UserGuideDialog", "show_user_guide", "guide_path"]
+__all__ = ["UserGuideDialog", "GuideBrowser", "show_user_guide", "guide_path"]
 
 
 def guide_path() -> Path | None:
-    """The user guide: shipped inside the package when installed, else the repository's
-    ``docs/user-guide.md``; None when neither is there."""
+    """The user guide: shipped inside the package (the data package ``robogui._docs``) when
+    installed, else the repository's ``docs/user-guide.md``; None when neither is there."""
+    try:
+        from importlib.resources import files
+
+        shipped = files("robogui._docs") / "user-guide.md"
+        if isinstance(shipped, Path) and shipped.is_file():
+            return shipped
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError, TypeError):
+        pass
     here = Path(__file__).resolve()
     for candidate in (here.parents[2] / "docs" / "user-guide.md",
                       here.parents[3] / "docs" / "user-guide.md"):
         if candidate.is_file():
             return candidate
     return None
+
+
+class GuideBrowser(QtWidgets.QTextBrowser):
+    """A QTextBrowser that finds the guide's pictures in an installed copy too: the guide
+    links ``../assets/x.png`` (the repository's layout), which in a wheel is the data
+    package ``robogui._assets`` next to ``robogui._docs``."""
+
+    def loadResource(self, kind, url):  # noqa: N802 (Qt's name)
+        """The resource at ``url``; a missing ``../assets/`` file is read from the installed
+        assets folder instead."""
+        if url.isLocalFile():
+            local = Path(url.toLocalFile())
+            if not local.is_file() and local.parent.name == "assets":
+                installed = local.parent.parent / "_assets" / local.name
+                if installed.is_file():
+                    url = QtCore.QUrl.fromLocalFile(str(installed))
+        return super().loadResource(kind, url)
 
 
 class UserGuideDialog(QtWidgets.QDialog):
@@ -27,7 +52,7 @@ class UserGuideDialog(QtWidgets.QDialog):
         super().__init__(parent)
         self.setObjectName("userGuide")
         self.setWindowTitle("robogui user guide")
-        self.browser = QtWidgets.QTextBrowser()
+        self.browser = GuideBrowser()
         self.browser.setOpenExternalLinks(True)
         self.browser.setToolTip("")  # the text speaks for itself
         self.browser.setSearchPaths([str(path.parent)])

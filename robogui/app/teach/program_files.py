@@ -14,6 +14,8 @@ from pathlib import Path
 
 from PySide6 import QtWidgets
 
+from .. import undo
+
 __all__ = ["ProgramFileActions", "EXPORT_FILTERS"]
 
 #: file-dialog filter -> robot language (File > Teach program > Export program as...)
@@ -26,8 +28,42 @@ class ProgramFileActions:
 
     # -- files ------------------------------------------------------------------------------------
     def new_program(self) -> None:
-        self.state.new_program()
+        """File > New program: asks first when the program has unsaved changes (Save,
+        Discard or Cancel); one undo step, which brings the old program, its file and its
+        unsaved mark back."""
+        st = self.state
+        if st.modified and not self._may_drop_changes("New program"):
+            return
+        old_program, old_path, old_modified = st.program, st.path, st.modified
+
+        def back() -> None:
+            with st.batch():
+                st.set_program(old_program, modified=old_modified)
+                st._set_path(old_path)  # the file it had, so Save writes there again
+
+        manager = undo.manager_for(self.session)
+        if manager is None:
+            st.new_program()
+        else:
+            manager.push_session_change("New program", st.new_program, back)
         self._status("New program")
+
+    def _may_drop_changes(self, what: str) -> bool:
+        """Ask what to do with the unsaved program: Save (then go on if saved), Discard
+        (go on) or Cancel (stop). True to go on."""
+        box = QtWidgets.QMessageBox(
+            QtWidgets.QMessageBox.Icon.Question, what,
+            f"The program \u201c{self.state.program.name}\u201d has unsaved changes.",
+            QtWidgets.QMessageBox.StandardButton.Save
+            | QtWidgets.QMessageBox.StandardButton.Discard
+            | QtWidgets.QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("unsavedProgram")
+        box.setInformativeText("Save them first, or discard them?")
+        box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.Save)
+        answer = box.exec()
+        if answer == QtWidgets.QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QtWidgets.QMessageBox.StandardButton.Discard
 
     def save_to(self, path) -> bool:
         try:

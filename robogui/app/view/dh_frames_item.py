@@ -63,6 +63,7 @@ class DHFramesOverlay:
         self._subs.connect(session.events.tool, lambda _t: self.update())
         self._subs.connect(session.events.frames, lambda _f: self.update())
         self._subs.connect(session.display.events.angle_unit, lambda _u: self.update())
+        self._subs.connect(session.display.events.length_unit, lambda _u: self.update())
         view.robotRebuilt.connect(self._readd)
         view.overlay_painters.append(self.paint_labels)
         self.rebuild()
@@ -179,7 +180,8 @@ class DHFramesOverlay:
             item.setVisible(i in shown_frames)
         # labels and tests: the world-space marks (Qt-free)
         self.marks = ([m for m in dh_annotations(s.robot, s.q, s.frames, radius=self._radius(),
-                                                 angle_unit=s.display.angle_unit)
+                                                 angle_unit=s.display.angle_unit,
+                                                 length_unit=s.display.length_unit)
                        if m.link in links and self._worth_showing(m)] if links else [])
         shown = {(m.link, m.name) for m in self.marks}
         variable = None

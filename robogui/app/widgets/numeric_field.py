@@ -213,10 +213,14 @@ class NumberField(QtWidgets.QDoubleSpinBox):
         return self.lineEdit().text() == self.textFromValue(self.value())
 
     # -- notes -------------------------------------------------------------------------------
+    #: the last refusal or note a number field wrote in the status bar (any field's)
+    _status_note: str | None = None
+
     def _finished(self) -> None:
         pending, self._pending = self._pending, None
         if pending is None:
             self.clear_note()
+            self._clear_status_note()
             return
         kind, text = pending
         self.note = text
@@ -227,10 +231,20 @@ class NumberField(QtWidgets.QDoubleSpinBox):
         win = self.window()
         if isinstance(win, QtWidgets.QMainWindow) and win.statusBar() is not None:
             win.statusBar().showMessage(text, 10000)
+            NumberField._status_note = text
         if self.isVisible():
             QtWidgets.QToolTip.showText(self.mapToGlobal(QtCore.QPoint(0, self.height())),
                                         text, self)
         self.noted.emit(text)
+
+    def _clear_status_note(self) -> None:
+        """A good entry: an old refusal or note in the status bar no longer applies."""
+        win = self.window()
+        if NumberField._status_note and isinstance(win, QtWidgets.QMainWindow) \
+                and win.statusBar() is not None \
+                and win.statusBar().currentMessage() == NumberField._status_note:
+            win.statusBar().clearMessage()
+        NumberField._status_note = None
 
     def clear_note(self) -> None:
         """Back to normal after a value that was taken as typed."""

@@ -56,26 +56,32 @@ def _arc(centre, axis, start, angle: float, radius: float) -> np.ndarray:
     return centre + radius * (np.cos(t) * start + np.sin(t) * perp)
 
 
-def _fmt(name: str, i: int, value: float, angular: bool, angle_unit: str) -> str:
+def _fmt(name: str, i: int, value: float, angular: bool, angle_unit: str,
+         length_unit: str = "m") -> str:
     greek = {"theta": "\u03b8", "alpha": "\u03b1"}.get(name, name)
     if angular:
         v = math.degrees(value) if angle_unit == "deg" else value
         unit = "\u00b0" if angle_unit == "deg" else " rad"
         return f"{greek}{i} = {v + 0.0:.1f}{unit}" if angle_unit == "deg" else (
             f"{greek}{i} = {v + 0.0:.3f}{unit}")
+    if length_unit == "mm":
+        return f"{greek}{i} = {value * 1000.0 + 0.0:.1f} mm"
     return f"{greek}{i} = {value + 0.0:.3f} m"
 
 
 def dh_annotations(robot, q, frames: np.ndarray | None = None, *, radius: float | None = None,
-                   angle_unit: str = "deg") -> list[ParameterMark]:
+                   angle_unit: str = "deg", length_unit: str = "m") -> list[ParameterMark]:
     """The four parameter marks of every link at ``q`` (n,): a list of 4n marks in link
     order (d, theta, a, alpha for standard D-H; alpha, a, theta, d for modified); links
     with a general (URDF) joint have none.
 
     ``frames`` is ``fkine_all(robot, q)`` when known; ``radius`` (m) of the arcs, default
     8 % of the robot's reach. The base is included (frame 0 is the base), the tool is not:
-    frame n is the last link frame.
+    frame n is the last link frame. The labels give angles in ``angle_unit`` ("deg" or
+    "rad") and lengths in ``length_unit`` ("m" or "mm"), the app's display units.
     """
+    if length_unit not in ("m", "mm"):
+        raise ValueError(f"length_unit must be 'm' or 'mm', got {length_unit!r}")
     if getattr(robot, "coupling", None) is not None:  # mimic joints: every body's frame
         q, robot = robot.coupling.expand(q, robot.n, "q", rate=False), robot.full
     q = as_vector(q, robot.n, "q")
@@ -99,7 +105,8 @@ def dh_annotations(robot, q, frames: np.ndarray | None = None, *, radius: float 
         o1, x1, z1 = C[:3, 3], C[:3, 0], C[:3, 2]
         # modified D-H: a and alpha are a(i-1), alpha(i-1) (Craig's names)
         fmt = lambda name, v, ang, i=i: _fmt(  # noqa: E731
-            name, i - 1 if dh.mdh and name in ("a", "alpha") else i, v, ang, angle_unit)
+            name, i - 1 if dh.mdh and name in ("a", "alpha") else i, v, ang, angle_unit,
+            length_unit)
         if not dh.mdh:
             foot = o0 + d * z0  # where the common normal a(i) leaves axis z(i-1)
             marks.append(ParameterMark(k, "d", d, np.array([o0, foot]),

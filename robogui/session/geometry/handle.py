@@ -14,7 +14,13 @@ axis line nearest the ray; on a ring, the angle swept about the axis in the ring
 plane (unwrapped, so several turns add up); free (Shift), the point under the mouse in
 the plane through the handle facing the camera. :func:`follow_pose` moves a robot
 towards a goal with the jog's damped least squares (limits, no jumps, same branch).
-Qt-free; tested without a window.
+
+A drag is constrained: an arrow keeps the TCP on its axis line and the orientation as
+it was, a ring keeps the TCP in place and turns only about its axis, a free move stays
+in its plane. Where the damped step would leave the constraint (the arm at the edge of
+its reach, a limit, a singularity: least squares then trades a sideways move for
+progress) :func:`follow_drag` takes a shorter step along the constraint, and when no
+step keeps to it, stops and says why. Qt-free; tested without a window.
 """
 
 from __future__ import annotations
@@ -31,11 +37,16 @@ from ..teach.jog import JogResult, _rotvec, jog_delta
 from .picking import Ray
 
 __all__ = ["ARROW_START", "RING_RADIUS", "HandlePart", "handle_axes", "hit_handle",
-           "HandleDrag", "follow_pose", "pose_motion"]
+           "HandleDrag", "follow_pose", "follow_drag", "pose_motion", "OFF_AXIS_M",
+           "OFF_AXIS_RAD"]
 
 ARROW_START = 0.18
 RING_RADIUS = 0.72
 KINDS = ("translate", "rotate", "free")
+#: how far a constrained drag may leave its axis line / plane (m) and turn away from the
+#: orientation it keeps (rad) before the step is shortened: well below what one sees
+OFF_AXIS_M = 2e-4
+OFF_AXIS_RAD = math.radians(0.02)
 
 
 @dataclass(frozen=True)
@@ -197,14 +208,40 @@ class HandleDrag:
                 self.amount = self._angle
             else:
                 self.amount = np.asarray(m - self._ref, dtype=float)
+        return self.pose_at(self.amount)
+
+    def pose_at(self, amount) -> np.ndarray:
+        """The start pose moved by ``amount`` (m along the arrow, rad about the ring, or a
+        (3,) vector for a free move): (4, 4)."""
         T = self.T0.copy()
+        kind = self.part.kind
         if kind == "translate":
-            T[:3, 3] += self.amount * self.axis
+            T[:3, 3] += float(amount) * self.axis
         elif kind == "rotate":
-            T[:3, :3] = _rot(self.axis, float(self.amount)) @ self.T0[:3, :3]
+            T[:3, :3] = _rot(self.axis, float(amount)) @ self.T0[:3, :3]
         else:
-            T[:3, 3] += self.amount
+            T[:3, 3] += np.asarray(amount, dtype=float)
         return T
+
+    def progress(self, T) -> tuple[float | np.ndarray, float, float]:
+        """Where pose ``T`` (4, 4) is along this drag and how far it strays from it:
+        (amount like :attr:`amount`, distance off the axis line / point / plane (m),
+        rotation away from the allowed one (rad))."""
+        T = np.asarray(T, dtype=float)
+        d = T[:3, 3] - self._o
+        w = _rotvec(T[:3, :3] @ self.T0[:3, :3].T)
+        kind = self.part.kind
+        if kind == "translate":
+            s = float(d @ self.axis)
+            return s, float(np.linalg.norm(d - s * self.axis)), float(np.linalg.norm(w))
+        if kind == "rotate":
+            a = float(w @ self.axis)
+            turns = round((float(self.amount) - a) / (2 * math.pi))  # unwrapped like goal()
+            return (a + 2 * math.pi * turns, float(np.linalg.norm(d)),
+                    float(np.linalg.norm(w - a * self.axis)))
+        n = np.asarray(self.view_dir, dtype=float)
+        n = n / np.linalg.norm(n)
+        return d - (d @ n) * n, abs(float(d @ n)), float(np.linalg.norm(w))
 
 
 def pose_motion(T_from, T_to) -> np.ndarray:
@@ -234,3 +271,52 @@ def follow_pose(robot, q, T_goal, **options) -> JogResult:
     if np.abs(delta[3:]).max() < 1e-12:
         delta[3:] = 0.0
     return jog_delta(robot, q, delta, "world", **options)
+
+
+def _strays(drag: HandleDrag, T, before: tuple[float, float]) -> bool:
+    """Whether pose ``T`` leaves ``drag``'s constraint: more than the tolerances off it
+    and further off than the pose it came from (``before``: its (m, rad) off)."""
+    _, off_m, off_rad = drag.progress(T)
+    return ((off_m > OFF_AXIS_M and off_m > before[0] + 1e-9)
+            or (off_rad > OFF_AXIS_RAD and off_rad > before[1] + 1e-9))
+
+
+def follow_drag(robot, q, drag: HandleDrag, T_goal, *, halvings: int = 6,
+                **options) -> JogResult:
+    """One IK step of the constrained ``drag`` towards ``T_goal`` (4, 4), from ``q`` (n,).
+
+    Like :func:`follow_pose`, but the TCP keeps to the drag's axis line, point or plane
+    (within :data:`OFF_AXIS_M` and :data:`OFF_AXIS_RAD`): a step that would leave it is
+    halved along the drag (up to ``halvings`` times); when even the shortest leaves it,
+    the robot stays and the result says it can go no further and why.
+    """
+    q = np.asarray(q, dtype=float)
+    T_now = fkine(robot, q)
+    here, off_m, off_rad = drag.progress(T_now)
+    want = drag.progress(T_goal)[0]
+    res = follow_pose(robot, q, T_goal, **options)
+    if not _strays(drag, fkine(robot, res.q_new), (off_m, off_rad)):
+        return res
+    first = res
+    for k in range(1, halvings + 1):
+        f = 0.5 ** k
+        amount = here + f * (np.asarray(want) - np.asarray(here))
+        res = follow_pose(robot, q, drag.pose_at(amount), **options)
+        if not _strays(drag, fkine(robot, res.q_new), (off_m, off_rad)):
+            # a shorter step along the constraint: the next mouse move tries again
+            return JogResult(q_new=res.q_new, moved=res.moved, message=res.message,
+                             limiting_joint=res.limiting_joint,
+                             manipulability=res.manipulability,
+                             singularity_kind=res.singularity_kind, fraction=f * res.fraction,
+                             sigma_min=res.sigma_min)
+    why = first.message or "the motion is not reachable from here"
+    why = why.split("; moved ")[0]
+    why = why[0].lower() + why[1:] if why[:1].isupper() and not why[1:2].isupper() else why
+    what = {"translate": "along", "rotate": "about"}.get(drag.part.kind)
+    where = (f"{what} {'XYZ'[drag.part.axis]}" if what else "in this plane")
+    message = f"Can go no further {where} without leaving it: {why}"
+    return JogResult(q_new=q.copy(), moved=False, message=message,
+                     limiting_joint=first.limiting_joint,
+                     manipulability=first.manipulability,
+                     singularity_kind=first.singularity_kind, fraction=0.0,
+                     sigma_min=first.sigma_min)

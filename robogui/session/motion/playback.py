@@ -173,18 +173,30 @@ class Playback:
         return self.seek(self.start + f * self.duration)
 
     def step(self, direction: int = 1) -> bool:
-        """Pause and move one sample forward (+1) or back (-1) (the arrow keys)."""
+        """Pause and move one sample forward (+1) or back (-1) (the arrow keys).
+
+        From a sample, to the next (previous) one; from between two samples (after a
+        scrub), past the next (previous) one to the sample after it, so every press moves
+        by at least one sample interval (up to the ends of the trajectory).
+        """
         if direction not in (1, -1):
             raise ValueError(f"direction must be +1 or -1, got {direction!r}")
         if self._traj is None:
             return False
         paused = self.pause()
+        t, last = self._t, self._t.size - 1
+        k = min(max(int(np.searchsorted(t, self._time, side="right")) - 1, 0), last)
+        # on a sample: within a billionth of the interval around it (scrubbing rounds)
+        span = float(t[min(k + 1, last)] - t[max(k - 1, 0)]) or 1.0
+        if k < last and t[k + 1] - self._time <= 1e-9 * span:
+            k += 1
+        on_sample = abs(self._time - t[k]) <= 1e-9 * span
         if direction > 0:
-            i = int(np.searchsorted(self._t, self._time, side="right"))
+            i = k + 1 if on_sample else k + 2
         else:
-            i = int(np.searchsorted(self._t, self._time, side="left")) - 1
-        i = min(max(i, 0), self._t.size - 1)
-        return self.seek(self._t[i]) or paused
+            i = k - 1
+        i = min(max(i, 0), last)
+        return self.seek(t[i]) or paused
 
     def advance(self, wall_dt) -> bool:
         """Move the cursor by ``wall_dt * speed`` (wall_dt in s, >= 0) when playing.

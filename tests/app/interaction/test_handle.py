@@ -416,3 +416,112 @@ def test_pick_link_and_handle_change_the_mouse_cursor(qtbot, window, session):
     assert shape() == QtCore.Qt.CursorShape.PointingHandCursor
     send_mouse(view, "move", (5, 5), button=QtCore.Qt.MouseButton.NoButton)
     assert shape() == QtCore.Qt.CursorShape.ArrowCursor
+
+
+@pytest.mark.parametrize("arm", ["puma560", "panda"])
+def test_drag_tool_arrow_far_past_the_reach_stays_on_its_axis_and_says_why_inside_the_view(
+        qtbot, window, session, arm):
+    """Issue 28 item 1, with the mouse: the X arrow pulled 1.5 m from the ready pose keeps
+    the TCP on the axis (within 0.2 mm and 0.02 degrees), stops at the edge and says why
+    in a box inside the view; the box goes once the pose is changed otherwise."""
+    from robogui.io.robotfile import load_robot
+    from robogui.session.geometry.handle import OFF_AXIS_M, OFF_AXIS_RAD
+
+    if arm == "panda":
+        from tests.urdf_files import PANDA
+
+        session.set_robot(load_robot(PANDA, tip="panda_hand"))
+        session.go_to_pose("default")
+    else:
+        session.go_to_pose("qn")
+    window.teach.jog.set_frame("world")
+    origin, axes, size = settled(qtbot, window)
+    T0 = session.T.copy()
+    grab = 0.9 * size
+    side = []
+
+    def each():
+        d = session.T[:3, 3] - T0[:3, 3]
+        side.append(np.hypot(d[1], d[2]))
+
+    drag(qtbot, window.view, [origin + (grab + s) * axes[0] for s in np.linspace(0, 1.5, 151)],
+         each=each)
+    T1 = session.T
+    assert max(side) <= OFF_AXIS_M + 1e-5
+    R = T1[:3, :3] @ T0[:3, :3].T
+    assert np.arccos(np.clip((np.trace(R) - 1) / 2, -1, 1)) <= OFF_AXIS_RAD + 1e-5
+    assert T1[0, 3] - T0[0, 3] > 0.2
+    handle = window.view_tools.handle
+    assert handle.reason and handle.reason.startswith("Can go no further along X")
+    # the box is whole inside the view, and drawn there (amber text on a dark box)
+    qtbot.wait(30)
+    box = handle.reason_box()
+    sc = window.view.scene
+    assert box is not None and box.left() >= 0 and box.top() >= 0
+    assert box.right() <= sc.width() and box.bottom() <= sc.height()
+    img = window.view.grab_array().astype(int)
+    r = box.toRect()
+    part = img[r.top():r.bottom(), r.left():r.right()]
+    amber = (part[..., 0] > 200) & (part[..., 1] > 130) & (part[..., 1] < 200) & (part[..., 2] < 80)
+    assert amber.sum() > 50
+    # another pose (a named pose from the menu): the reason no longer applies
+    session.go_to_pose("qz")
+    qtbot.wait(30)
+    window.view.grab_array()
+    assert handle.reason is None and handle.reason_box() is None
+
+
+def _whole(widget) -> bool:
+    """Whether ``widget`` is shown whole (nothing of it cut by a scroll area or a dock)."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect().size() == widget.size()
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_handle_layout_each_task_shows_its_panels_whole(qtbot, session, settings, errors, size):
+    """Issue 28 item 4: Drive shows every joint row and the orientation box whole at both
+    sizes; Teach the class (Ctrl+4) shows every row of the D-H table under the view, the
+    chain step on the right and the D-H frames on the model; presentation mode makes the
+    key numbers (pose, T, joint values) bigger than the rest, not only the labels."""
+    from robogui.app.shell.presentation import FONT_SCALE
+
+    win = fresh_window(qtbot, session, settings, errors, size)
+    session.go_to_pose("qn")
+    qtbot.wait(80)
+    jp, pp = win.joint_panel, win.pose_panel
+    assert all(_whole(r) for r in jp.rows), [
+        (r.j, r.visibleRegion().boundingRect(), r.size(), jp.height(), win.joint_dock.height(),
+         win.pose_dock.height()) for r in jp.rows if not _whole(r)]
+    orientation = pp.ori_labels[0].parentWidget()
+    assert _whole(orientation), (orientation.visibleRegion().boundingRect(), orientation.size())
+    assert view_area_fraction(win) >= (0.55 if size[0] == 1600 else 0.45)
+
+    win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=3000)
+    qtbot.keyClick(win, QtCore.Qt.Key.Key_4, QtCore.Qt.KeyboardModifier.ControlModifier)
+    assert win.tasks.current == "class"
+    t = win.teaching
+    qtbot.wait(80)
+    table = win.dh_table.table
+    assert win.dh_dock.isVisible() and t.chain_dock.isVisible() and not jp.isVisible()
+    rows = table.model().rowCount()
+    assert rows == 6
+    last = table.visualRect(table.model().index(rows - 1, 1))
+    assert table.viewport().rect().contains(last), (last, table.viewport().rect())
+    assert t.frames.mode == "all"
+    t.chain.setFocus()
+    for _ in range(2):
+        qtbot.keyClick(t.chain, QtCore.Qt.Key.Key_Right)
+    assert t.chain.i == 2 and _whole(t.chain.product)
+    assert win.dockWidgetArea(win.dh_dock) == QtCore.Qt.DockWidgetArea.BottomDockWidgetArea
+    # presentation mode: the key numbers grow more than the labels around them
+    base = QtWidgets.QApplication.font().pointSizeF()
+    t.presentation.action.trigger()
+    qtbot.wait(50)
+    assert t.chain.i == 2  # the mode's layout pass does not stop the stepping
+    big = QtWidgets.QApplication.font().pointSizeF()
+    assert big == pytest.approx(base * FONT_SCALE)
+    for w in (pp.pos_labels[0], pp.matrix_label, jp.rows[0].spin):
+        assert w.font().pointSizeF() >= 1.25 * big and w.font().bold(), w
+    t.presentation.action.trigger()
+    assert pp.pos_labels[0].font().pointSizeF() < 1.25 * base
+    win.close()

@@ -186,3 +186,31 @@ def test_the_mimic_finger_moves_with_the_finger_slider_and_picks_the_finger_join
     send_mouse(window.view, "move", xy, button=NO)
     links = window.view_tools.links
     assert links.hover is not None and links.hover[0] == 7
+
+
+def test_pick_link_the_selected_joint_still_shows_its_limit_colour(qtbot, window, session):
+    """Issue 28 item 2: a joint at (near) its limit keeps its red (amber) cylinder when its
+    row is chosen; the selection shows in magenta on the link it moves."""
+    view, panel, links = window.view, window.joint_panel, window.view_tools.links
+    lim = session.robot.qlim
+    for state, offset, colour_name in ((2, 0.0, style.AT_LIMIT_COLOR),
+                                       (1, 0.03, style.NEAR_LIMIT_COLOR)):
+        q = session.robot.pose("qn").copy()
+        q[2] = lim[2, 0] + offset * (lim[2, 1] - lim[2, 0])  # the elbow at/near its lower limit
+        session.set_q(q)
+        assert session.limit_state[2] == state
+        settled(qtbot, window)
+        x, y = view.project(grab_point(window, session, 2)[None])[0]
+        row = panel.rows[2]
+        qtbot.mouseClick(row, QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(4, 4))
+        assert panel.selected == 2 and links.selected == 2
+        img = view.grab_array()
+        assert _near(img[int(round(y)), int(round(x))], colour_name), img[int(y), int(x)]
+        magenta = np.array([_near(px, SELECTED_COLOR) for px in img[::3, ::3].reshape(-1, 3)])
+        assert magenta.sum() > 30  # the link around it is lit
+        # joint 3 back inside its range: the whole link, cylinder too, in the selection colour
+    q[2] = 0.5 * (lim[2, 0] + lim[2, 1])
+    session.set_q(q)
+    settled(qtbot, window)
+    x, y = view.project(grab_point(window, session, 2)[None])[0]
+    assert _near(view.grab_array()[int(round(y)), int(round(x))], SELECTED_COLOR)

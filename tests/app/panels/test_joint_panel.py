@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from robogui.engine.kinematics.kinematics import fkine
 from robogui.engine.spatial.transforms import tr2rpy
@@ -167,3 +167,87 @@ def test_long_joint_names_keep_their_distinguishing_end(window, qtbot):
         small = lb.font()
         small.setPointSizeF(8.0)
         assert QtGui.QFontMetrics(small).horizontalAdvance(lb.text()) <= lb.width()
+
+
+def test_joint_field_takes_pi_expressions_and_a_good_entry_clears_the_old_error(
+        window, session, qtbot):
+    """Issue 28 item 8: ``-pi/4`` is taken in a joint field as in the D-H editor (pi is
+    in radians: -45 in a degree field), and the status bar's refusal of a bad entry goes
+    once a good one is made."""
+    row = window.joint_panel.rows[0]
+    edit = row.spin.lineEdit()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "abc")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    bar = window.statusBar()
+    assert "not a number" in bar.currentMessage()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "-pi/4")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    assert session.q[0] == pytest.approx(-math.pi / 4, abs=1e-12)
+    assert bar.currentMessage() == ""
+    assert row.spin.note == ""
+    # with a unit of its own
+    edit.selectAll()
+    qtbot.keyClicks(edit, "pi/6 rad")
+    qtbot.keyClick(edit, QtCore.Qt.Key.Key_Return)
+    assert session.q[0] == pytest.approx(math.pi / 6, abs=1e-12)
+
+
+def test_arrow_keys_step_the_joint_whose_label_was_clicked(window, session, qtbot):
+    """Issue 28 item 8: a click on a row's name (a label, which takes no focus) selects it
+    and the arrow keys then step that joint."""
+    panel = window.joint_panel
+    session.go_to_pose("qz")
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+    window.view.setFocus()  # the keyboard elsewhere before the click
+    row = panel.rows[2]
+    qtbot.mouseClick(row.name, QtCore.Qt.MouseButton.LeftButton,
+                     pos=row.name.rect().center())
+    assert panel.selected == 2
+    focus = QtWidgets.QApplication.focusWidget()
+    qtbot.keyClick(focus, QtCore.Qt.Key.Key_Right)
+    assert session.q[2] == pytest.approx(math.radians(1.0))
+    qtbot.keyClick(QtWidgets.QApplication.focusWidget(), QtCore.Qt.Key.Key_Down)
+    assert panel.selected == 3
+
+
+def test_save_pose_keeps_the_current_pose_per_robot_for_later_sessions(window, session, qtbot,
+                                                                       settings):
+    """Issue 28 item 5: Save pose... asks a name, keeps the joint values in the user's
+    settings for this robot, and a button for it takes the robot back there (one undo
+    step); a new window (a later session) has it too; another robot does not."""
+    from robogui.app.shell.main_window import MainWindow
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+
+    panel = window.joint_panel
+    q = np.radians([10.0, -20.0, 30.0, -40.0, 50.0, -60.0])
+    session.set_q(q)
+
+    def answer():
+        dlg = QtWidgets.QApplication.activeModalWidget()
+        if not isinstance(dlg, QtWidgets.QInputDialog):
+            QtCore.QTimer.singleShot(20, answer)
+            return
+        dlg.setTextValue("  over the  table ")
+        dlg.accept()
+
+    QtCore.QTimer.singleShot(0, answer)
+    qtbot.mouseClick(panel.save_pose_button, QtCore.Qt.MouseButton.LeftButton)
+    assert "over the table" in panel.pose_buttons
+    session.go_to_pose("qz")
+    qtbot.mouseClick(panel.pose_buttons["over the table"], QtCore.Qt.MouseButton.LeftButton)
+    np.testing.assert_allclose(session.q, q, atol=1e-12)
+    assert window.undo.stack.undoText() == "Named pose over the table"
+    with pytest.raises(ValueError, match="robot's own"):
+        panel.save_pose("qr")
+    # a later session with the same settings
+    win2 = MainWindow(Session(load_robot("puma560")), settings=settings, restore=False,
+                      autosave_path=False)
+    qtbot.addWidget(win2)
+    assert "over the table" in win2.joint_panel.pose_buttons
+    win2.session.set_robot(load_robot("stanford"))
+    assert "over the table" not in win2.joint_panel.pose_buttons
+    win2.close()

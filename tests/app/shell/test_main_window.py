@@ -289,3 +289,51 @@ def test_autosave_can_be_switched_off(qtbot, session, settings):
     win = MainWindow(session, settings=settings, restore=False, autosave_path=False)
     qtbot.addWidget(win)
     assert win.teach.state.autosaver is None
+
+
+def test_the_last_robot_is_reopened_at_the_next_start(qtbot, session, settings, errors,
+                                                      tmp_path, monkeypatch):
+    """Issue 28 item 5: the robot open when robogui closed (a library robot or a file) is
+    the one the next start opens, as the user guide says; the start is not an undo step;
+    a file that went away leaves the default robot and a note."""
+    from robogui import cli
+    from robogui.app.shell.main_window import MainWindow
+    from robogui.io.robotfile import load_robot, save_robot
+    from robogui.session import Session
+
+    def start():
+        win = MainWindow(Session(load_robot("puma560")), settings=settings,
+                         error_presenter=errors, autosave_path=False)
+        qtbot.addWidget(win)
+        win.show()
+        return win
+
+    win = start()
+    win.picker.activated.emit(win.picker.names.index("stanford"))  # the robot box
+    assert win.session.robot.name.lower().startswith("stanford")
+    win.close()
+    win2 = start()
+    assert win2.reopen_last_robot()
+    assert win2.session.robot.name == load_robot("stanford").name
+    assert win2.picker.currentText() == "stanford"
+    assert not win2.undo.stack.canUndo()  # the start is not something to undo
+    # a robot file, reopened from its file
+    path = save_robot(load_robot("twolink"), tmp_path / "two.toml")
+    assert win2.open_robot(str(path))
+    win2.close()
+    win3 = start()
+    assert win3.reopen_last_robot() and win3.robot_path == str(path.resolve())
+    win3.close()
+    path.unlink()
+    win4 = start()
+    assert not win4.reopen_last_robot()
+    assert win4.session.robot.name == load_robot("puma560").name
+    assert "not there any more" in win4.statusBar().currentMessage()
+    win4.close()
+    # the command line asks for it only when no robot (nor a pose) was named
+    seen = {}
+    monkeypatch.setattr("robogui.app.shell.main_window.run_app",
+                        lambda session, **kw: seen.update(kw) or 0)
+    assert cli.main([]) == 0 and seen["reopen_last"] is True
+    assert cli.main(["--robot", "ur5"]) == 0 and seen["reopen_last"] is False
+    assert cli.main(["--demo"]) == 0 and seen["reopen_last"] is False

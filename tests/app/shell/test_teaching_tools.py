@@ -62,7 +62,15 @@ def test_dh_frames_highlight_selected_row_and_show_parameter_values(qtbot, windo
     t.frame_actions["all"].trigger()
     labels = t.frames.label_positions()
     assert {f"{{{i}}}" for i in range(7)} <= set(labels)
-    assert "a2 = 0.432 m" in labels and "d3 = 0.150 m" in labels
+    # lengths in the app's length unit (mm by default; issue 28 item 8), and they follow it
+    assert session.display.length_unit == "mm"
+    assert "a2 = 431.8 mm" in labels and "d3 = 150.0 mm" in labels
+    session.display.length_unit = "m"
+    labels_m = t.frames.label_positions()
+    assert "a2 = 0.432 m" in labels_m and "d3 = 0.150 m" in labels_m
+    session.display.length_unit = "mm"
+    labels = t.frames.label_positions()
+    assert "a2 = 431.8 mm" in labels
     # every mark is a GL item built once in its link frame and placed by that frame
     world = {(m.link, m.name): m.points for m in t.frames.marks}
     placed = 0
@@ -85,13 +93,13 @@ def test_dh_frames_highlight_selected_row_and_show_parameter_values(qtbot, windo
     table.setCurrentIndex(window.dh_table.model.index(1, 4))
     assert t.frames.highlighted == 1
     colours = {text: c for _p, text, c in t.frames.labels()}
-    assert colours["a2 = 0.432 m"] == "#ffff40" and colours["a3 = 0.020 m"] != "#ffff40"
+    assert colours["a2 = 431.8 mm"] == "#ffff40" and colours["a3 = 20.3 mm"] != "#ffff40"
     # "selected link only" shows frames {1} and {2} and the four marks of link 2
     t.frame_actions["one"].trigger()
     texts = [text for _p, text, _c in t.frames.labels()]
     q2 = f"{math.degrees(session.q[1]):.1f}"
-    assert sorted(texts) == sorted(["{1}", "{2}", "d2 = 0.000 m", f"\u03b82 = {q2}\u00b0",
-                                    "a2 = 0.432 m", "\u03b12 = 0.0\u00b0"])
+    assert sorted(texts) == sorted(["{1}", "{2}", "d2 = 0.0 mm", f"\u03b82 = {q2}\u00b0",
+                                    "a2 = 431.8 mm", "\u03b12 = 0.0\u00b0"])
     t.frame_actions["off"].trigger()
     assert t.frames.labels() == []
     img_off = window.view.grab_array()
@@ -243,3 +251,36 @@ def test_presentation_mode_keeps_the_joint_rows_whole_and_in_sight(qtbot, window
         act.trigger()
     qtbot.wait(50)  # back on one row with the normal font
     assert not window.toolBarBreak(window.tasks.toolbar)
+
+
+def test_closing_the_chain_and_workspace_panels_takes_their_drawings_out_of_the_view(
+        qtbot, window, session):
+    """Issue 28 item 8: the chain step's triad T(0,i) and the workspace cloud go when their
+    panels are closed (the menu entry, as a person does), and the cloud comes back with
+    its panel."""
+    t = window.teaching
+    chain_act = t.chain_dock.toggleViewAction()
+    chain_act.trigger()
+    panel = t.chain
+    panel.setFocus()
+    QTest.keyClick(panel, Key.Key_Right)
+    QTest.keyClick(panel, Key.Key_Right)
+    assert panel.i == 2 and t.frames.extra is not None and t.frames.mode == "one"
+    chain_act.trigger()  # Robot > Step through the chain, unticked
+    qtbot.waitUntil(lambda: t.chain_dock.isHidden() and panel.i == 0)
+    assert t.frames.extra is None
+    assert t.frames.mode == "off"  # the frames the stepping turned on went with it
+    assert t.frames.labels() == []
+
+    ws_act = t.workspace_dock.toggleViewAction()
+    ws_act.trigger()
+    wpanel = t.workspace
+    wpanel.count.setValue(2000)
+    with qtbot.waitSignal(wpanel.finished, timeout=60000):
+        qtbot.mouseClick(wpanel.sample_button, QtCore.Qt.MouseButton.LeftButton)
+    assert wpanel.cloud.visible()
+    ws_act.trigger()
+    qtbot.waitUntil(lambda: t.workspace_dock.isHidden() and not wpanel.cloud.visible())
+    assert not wpanel.plane.visible()
+    ws_act.trigger()
+    qtbot.waitUntil(lambda: not t.workspace_dock.isHidden() and wpanel.cloud.visible())

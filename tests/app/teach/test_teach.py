@@ -718,3 +718,50 @@ def test_crash_recovery_after_kill_9(qtbot, session, settings, tmp_path, errors)
     lost = stamps[-1] - last_saved
     assert 0.0 <= lost <= 5.0, f"lost {lost:.2f} s of edits"
     win.close()
+
+
+def _answer_later(qtbot, button, seen: list) -> None:
+    """Click ``button`` of the unsaved-changes question once it is up (as a person does)."""
+    def answer():
+        box = QtWidgets.QApplication.activeModalWidget()
+        if box is None or box.objectName() != "unsavedProgram":
+            QtCore.QTimer.singleShot(20, answer)
+            return
+        seen.append(box.text())
+        box.button(button).click()
+    QtCore.QTimer.singleShot(0, answer)
+
+
+def _new_program_action(window):
+    menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    program_menu = next(a.menu() for a in menu.actions()
+                        if a.menu() is not None and "program" in a.text().lower())
+    return next(a for a in program_menu.actions() if a.text() == "&New program")
+
+
+def test_new_program_with_unsaved_changes_asks_and_is_one_undo_step(qtbot, pendant, session,
+                                                                     window):
+    """Issue 28 item 5: File > Teach program > New program asks before unsaved waypoints
+    are dropped (Cancel keeps them, Discard goes on), and Edit > Undo brings them back."""
+    state, panel = pendant.state, pendant.program
+    session.go_to_pose("qr")
+    panel.state.record("P1")
+    assert state.modified and len(state.program.waypoints) == 1
+    act = _new_program_action(window)
+    seen: list = []
+    _answer_later(qtbot, QtWidgets.QMessageBox.StandardButton.Cancel, seen)
+    act.trigger()
+    assert seen and "unsaved changes" in seen[0]
+    assert len(state.program.waypoints) == 1 and state.modified  # kept
+    _answer_later(qtbot, QtWidgets.QMessageBox.StandardButton.Discard, seen)
+    act.trigger()
+    assert len(seen) == 2 and state.program.waypoints == () and not state.modified
+    stack = window.undo.stack
+    assert stack.undoText() == "New program"
+    window.undo.stack.undo()
+    assert [w.name for w in state.program.waypoints] == ["P1"] and state.modified
+    window.undo.stack.redo()
+    assert state.program.waypoints == ()
+    # nothing unsaved: no question
+    act.trigger()
+    assert len(seen) == 2

@@ -264,3 +264,27 @@ def test_large_csv_loads_in_the_background_with_progress_and_cancel(qtbot, windo
     assert tl.csv_load.wait(120)
     assert session.trajectory is before
     assert errors and "bad.csv" in errors[-1][1] and "zero" in errors[-1][1]
+
+
+def test_right_key_after_a_scrub_moves_by_at_least_one_sample(qtbot, timeline, session, window):
+    """Issue 28 item 8: scrubbed between two samples, Right (and Left) moves the playhead
+    by at least one sample interval, onto a sample."""
+    traj = session.trajectory
+    dt = float(traj.t[1] - traj.t[0])
+    view = window.view
+    window.activateWindow()
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=3000)
+    timeline.slider.setSliderDown(True)
+    timeline.slider.setSliderPosition(3333)  # a mouse drag on the timeline
+    timeline.slider.setSliderDown(False)
+    t0 = session.time
+    assert np.abs(traj.t - t0).min() > 1e-6  # between samples
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Right)
+    assert session.time - t0 >= dt - 1e-12
+    assert np.abs(traj.t - session.time).min() < 1e-12
+    t1 = session.time
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Right)
+    assert session.time - t1 == pytest.approx(dt)
+    qtbot.keyClick(view, QtCore.Qt.Key.Key_Left)
+    assert session.time == pytest.approx(t1)

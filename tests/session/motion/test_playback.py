@@ -77,12 +77,17 @@ def test_transport_controls(traj):
     assert pb.step(+1) and pb.time == pytest.approx(1.02)
     assert pb.step(+1) and pb.time == pytest.approx(1.04)
     assert pb.step(-1) and pb.time == pytest.approx(1.02)
-    pb.seek(1.011)  # between samples: step goes to the neighbouring sample
+    # between samples (after a scrub): a step moves by at least one sample interval, to a
+    # sample (issue 28 item 8: it used to move to the next sample, 0.009 s here)
+    pb.seek(1.011)
     pb.step(-1)
-    assert pb.time == pytest.approx(1.0)
+    assert pb.time == pytest.approx(0.98)
     pb.seek(1.011)
     pb.step(+1)
-    assert pb.time == pytest.approx(1.02)
+    assert pb.time == pytest.approx(1.04)
+    pb.seek(1.02 - 1e-14)  # a sample, as a scrub rounds it: one sample on
+    pb.step(+1)
+    assert pb.time == pytest.approx(1.04)
     pb.seek(-5)
     assert pb.time == 0.0 and not pb.step(-1)  # clamped at the start
     pb.seek(99)
