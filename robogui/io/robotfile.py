@@ -379,7 +379,8 @@ def _is_library_name(name_or_path) -> bool:
 
 #: file suffixes load_robot understands; legacy formats are read by their own modules
 LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Rob_Mat",
-                     ".urdf": "URDF", ".xacro": "URDF (xacro)"}
+                     ".urdf": "URDF", ".xacro": "URDF (xacro)", ".xml": "MJCF (MuJoCo)",
+                     ".mjcf": "MJCF (MuJoCo)"}
 
 
 def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
@@ -391,7 +392,10 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
     robogui's TOML files, ROBOOP ``.conf`` and SpaceLib Rob_Mat ``.DAT`` files load too
     (see docs/legacy-formats.md). URDF ``.urdf`` and xacro ``.xacro`` files give the
     chain from the root link to ``tip`` (default: see :func:`robogui.io.ros.urdf.load_urdf`);
-    ``package_path`` adds folders for ``package://`` names.
+    ``package_path`` adds folders for ``package://`` names. MuJoCo ``.xml`` / ``.mjcf``
+    files (root ``<mujoco>``) are compiled by the ``mujoco`` package and give the chain from
+    the world to ``tip``, a body or site (see :func:`robogui.io.mjcf.mjcf.load_mjcf`); a
+    ``.xml`` file whose root is ``<robot>`` is read as URDF.
     Parsed files are cached by (path, modification time, size), and a Robot is immutable,
     so loading the same file twice is cheap and returns equal robots.
 
@@ -412,8 +416,16 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
         from .ros.urdf import load_urdf
 
         return load_urdf(path, tip=tip, package_path=package_path)
+    if suffix in (".xml", ".mjcf"):
+        from .mjcf.mjcf import is_mjcf, load_mjcf
+
+        if suffix == ".xml" and not is_mjcf(path) and path.is_file():
+            from .ros.urdf import load_urdf
+
+            return load_urdf(path, tip=tip, package_path=package_path)
+        return load_mjcf(path, tip=tip)
     if tip is not None:
-        raise RobotFileError("tip= applies to URDF and xacro files only", path)
+        raise RobotFileError("tip= applies to URDF, xacro and MJCF files only", path)
     if suffix == ".conf":
         from .legacy.roboop import load_roboop
 

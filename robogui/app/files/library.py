@@ -22,8 +22,9 @@ __all__ = ["ErrorPresenter", "load_into_session", "show_error", "ask_robot_file"
 #: ``present(title, text)``: how a failure is shown to the user
 ErrorPresenter = Callable[[str, str], None]
 
-FILE_FILTER = ("Robot files (*.toml *.urdf *.xacro *.conf *.dat *.DAT);;robogui robot (*.toml);;"
-               "URDF robot (*.urdf *.xacro);;"
+FILE_FILTER = ("Robot files (*.toml *.urdf *.xacro *.xml *.mjcf *.conf *.dat *.DAT);;"
+               "robogui robot (*.toml);;URDF robot (*.urdf *.xacro);;"
+               "MuJoCo MJCF robot (*.xml *.mjcf);;"
                "ROBOOP robot (*.conf);;SpaceLib Rob_Mat robot (*.dat *.DAT);;All files (*)")
 
 
@@ -44,10 +45,17 @@ def ask_tip(parent: QtWidgets.QWidget | None, path: str, candidates: list[str],
 
 
 def _choose_tip(path, choose) -> tuple[bool, str | None]:
-    """(go on, tip) for a URDF file: asks only when the default tip is ambiguous."""
-    from robogui.io.ros.urdf import urdf_tips
+    """(go on, tip) for a URDF or MJCF file: asks only when the default tip is ambiguous."""
+    if Path(str(path)).suffix.lower() in (".xml", ".mjcf"):
+        from robogui.io.mjcf.mjcf import is_mjcf, mjcf_default_tips
 
-    tips = urdf_tips(path)
+        if not is_mjcf(path):
+            return True, None  # a URDF named .xml: load_robot reads it as URDF
+        tips = mjcf_default_tips(path)
+    else:
+        from robogui.io.ros.urdf import urdf_tips
+
+        tips = urdf_tips(path)
     if len(tips) <= 1:
         return True, None
     tip = choose(str(path), tips)
@@ -60,8 +68,8 @@ def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter
     the current robot. Returns True when the robot was loaded.
 
     ROBOOP ``.conf`` and Rob_Mat ``.dat`` files go through :mod:`.legacy_import`, which
-    asks what those formats leave open (D-H convention, prismatic travel); for a URDF or
-    xacro file with several possible tips ``choose_tip(path, candidates)`` picks one
+    asks what those formats leave open (D-H convention, prismatic travel); for a URDF,
+    xacro or MJCF file with several possible tips ``choose_tip(path, candidates)`` picks one
     (default: a dialog)."""
     if Path(str(name_or_path)).suffix.lower() in (".conf", ".dat"):
         from .legacy_import import open_legacy_robot
@@ -72,7 +80,7 @@ def load_into_session(session, name_or_path: str | Path, present: ErrorPresenter
     else:
         try:
             tip = None
-            if Path(str(name_or_path)).suffix.lower() in (".urdf", ".xacro"):
+            if Path(str(name_or_path)).suffix.lower() in (".urdf", ".xacro", ".xml", ".mjcf"):
                 go, tip = _choose_tip(name_or_path, choose_tip or (
                     lambda p, c: ask_tip(None, p, c)))
                 if not go:
