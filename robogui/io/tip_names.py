@@ -13,15 +13,15 @@ import re
 __all__ = ["flange_rank", "GRIPPER_WORDS"]
 
 # best first: a name matching an earlier pattern is the better flange
-_FLANGE = [re.compile(p) for p in (
-    r"(^|_)tool0$", r"(^|_)flange$", r"(^|_)ee_?link$", r"(^|_)end_?effector(_link)?$",
-    r"(^|_)eef(_link)?$", r"(^|_)attachment(_site|_link)?$", r"(^|_)wrist_?site$",
-    r"(^|_)hand$", r"(^|_)tcp$", r"(^|_)tool(_link|_frame)?$", r"(^|_)ee$",
-    r"(^|_)link_?8$")]
+_FLANGE = [re.compile(p.replace("^", r"(^|[_/])")) for p in (
+    r"^tool0$", r"^flange$", r"^ee_?link$", r"^ee_arm_link$", r"^end_?effector(_link)?$",
+    r"^eef(_link)?$", r"^attachment(_site|_link)?$", r"^wrist_?site$", r"^hand$", r"^tcp$",
+    r"^tool(_link|_frame)?$", r"^ee$", r"^link_?8$")]
 
 #: words in the name of a gripper's joint or link
 GRIPPER_WORDS = re.compile(r"finger|gripper|knuckle|jaw|claw|thumb|pinch|grip|pad|"
-                           r"(^|_)hand_?(joint|prismatic)|inner_|outer_")
+                           r"(^|[_/])(index|middle|little|ring)_|"
+                           r"(^|[_/])hand_?(joint|prismatic)|inner_|outer_")
 
 
 def flange_rank(name: str) -> int | None:

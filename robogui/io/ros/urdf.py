@@ -33,10 +33,12 @@ from robogui.engine.model.visual import Visual
 from robogui.engine.spatial.transforms import angvec2tr
 
 from ..file_error import RobotFileError
+from .chain_ends import arm_ends, default_tips
 from .packages import PackageResolver
 from .srdf import srdf_poses
 
-__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "URDF_SUFFIXES"]
+__all__ = ["load_urdf", "urdf_tips", "urdf_tip_choices", "read_urdf_xml", "set_package_path",
+           "URDF_SUFFIXES"]
 
 URDF_SUFFIXES = (".urdf", ".xacro")
 MOVING = ("revolute", "continuous", "prismatic")
@@ -279,12 +281,29 @@ def _rest_value(j) -> float:
 
 
 def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] | None = None) -> list[str]:
-    """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist)."""
+    """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist, see
+    :mod:`.chain_ends`: one name, or several to choose from)."""
     path = Path(path)
     if package_path is None:
         package_path = list(_package_path)
     _, model, _ = _parse(path, package_path)
-    return _Tree(model, path).tips()
+    return default_tips(_Tree(model, path))
+
+
+def urdf_tip_choices(path: str | os.PathLike,
+                     package_path: Sequence[str] | None = None) -> list[tuple[str, int]]:
+    """Every link an arm of the file can end at, with its number of arm joints: the
+    default tip(s) first, then by joint count (most first) and name."""
+    path = Path(path)
+    if package_path is None:
+        package_path = list(_package_path)
+    _, model, _ = _parse(path, package_path)
+    tree = _Tree(model, path)
+    ends, first = arm_ends(tree), default_tips(tree)
+    ends.update({k: tree.moving_count(k) for k in first if k not in ends})
+    rest = sorted((k for k in ends if k not in first and k != tree.root),
+                  key=lambda k: (-ends[k], k))
+    return [(k, ends[k]) for k in [*first, *rest]]
 
 
 # -- lumping ----------------------------------------------------------------------------
@@ -401,7 +420,7 @@ def _chain_link(j, origin, post, parts, extras, path) -> Link:
 def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     tree = _Tree(model, path)
     if tip is None:
-        cands = tree.tips()
+        cands = default_tips(tree)
         if len(cands) > 1:
             raise RobotFileError(f"several tip links are possible: {', '.join(cands)}; "
                                  "choose one (tip=...)", path)
@@ -546,8 +565,9 @@ def load_urdf(path: str | os.PathLike, tip: str | None = None,
               package_path: Sequence[str] | str | None = None) -> Robot:
     """The serial chain of a URDF or xacro file from its root link to ``tip``.
 
-    ``tip`` None: the only leaf reached through the most moving (non-mimic) joints;
-    several such leaves raise RobotFileError listing them. ``package_path``: extra
+    ``tip`` None: the arm's flange by the default-tip rule (:mod:`.chain_ends`: gripper
+    joints never count, a flange's name wins); when it cannot decide (two arms)
+    RobotFileError lists the choices. ``package_path``: extra
     folders (or ``NAME=DIR`` mappings) for ``package://`` and ``$(find)``, searched
     after the file's ancestor folders and before ``ROS_PACKAGE_PATH``.
     """
