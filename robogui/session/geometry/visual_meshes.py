@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .collada import load_mesh
+
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
 #: triangles per robot above which meshes are decimated: the Panda's 135,000 become about
@@ -97,7 +99,7 @@ def _read_mesh(path: str):
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-    loaded = trimesh.load(path, process=False)
+    loaded, fix = load_mesh(path)  # COLLADA unit and up axis, trailing bytes
     if isinstance(loaded, trimesh.Scene):
         parts = []
         for name in loaded.graph.nodes_geometry:
@@ -109,6 +111,7 @@ def _read_mesh(path: str):
         parts = [(loaded, np.eye(4))]
     vs, fs, cs, off = [], [], [], 0
     for mesh, T in parts:
+        T = fix @ T
         v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
         vs.append(v)
         fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
