@@ -3,7 +3,7 @@
     robogui                                   # Puma 560 at qr
     robogui --robot stanford --q qz           # another library robot, pose by name
     robogui --robot my_arm.toml --q=0,0.5,-0.5 --view front
-    robogui --robot arm.urdf --tip tool0 --package-path ~/ros/src   # URDF / xacro
+    robogui --robot arm.urdf --tip tool0 --package-path ~/ros/src   # URDF / xacro / MJCF
     robogui render --robot puma560 --q qr --view iso --size 1600x1200 -o out.png
     robogui render --robot puma560 --trajectory move.csv --fps 25 -o move.mp4   # or .gif
     robogui export prog.prog --robot puma560 --to rapid -o prog.mod   # urscript, rapid, krl
@@ -113,8 +113,8 @@ def _robot_args(p: argparse.ArgumentParser) -> None:
                    help="pose name (qz, qr, ...) or comma-separated joint values in rad/m; "
                         "write --q=-0.5,1,... when the first value is negative")
     p.add_argument("--deg", action="store_true", help="--q values of revolute joints in degrees")
-    p.add_argument("--tip", metavar="LINK", help="URDF/xacro: the chain's last link "
-                   "(default: the only leaf reached through the most moving joints)")
+    p.add_argument("--tip", metavar="LINK", help="URDF/xacro/MJCF: the chain's last link "
+                   "(MJCF: body or site; default: the arm's flange)")
     p.add_argument("--package-path", action="append", default=[], metavar="DIR|NAME=DIR",
                    help="URDF/xacro: where package://NAME and $(find NAME) are (repeatable; "
                         "searched after the file's ancestor folders, before ROS_PACKAGE_PATH)")

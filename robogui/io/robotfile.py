@@ -394,7 +394,8 @@ def _is_library_name(name_or_path) -> bool:
 
 #: file suffixes load_robot understands; legacy formats are read by their own modules
 LOADERS_BY_SUFFIX = {".toml": "robogui", ".conf": "ROBOOP", ".dat": "SpaceLib Rob_Mat",
-                     ".urdf": "URDF", ".xacro": "URDF (xacro)"}
+                     ".urdf": "URDF", ".xacro": "URDF (xacro)", ".xml": "MJCF (MuJoCo)",
+                     ".mjcf": "MJCF (MuJoCo)"}
 
 
 def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
@@ -407,7 +408,10 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
     (see docs/legacy-formats.md). URDF ``.urdf`` and xacro ``.xacro`` files give the
     chain from the root link to ``tip`` (default: see :func:`robogui.io.ros.urdf.load_urdf`);
     ``package_path`` adds folders for ``package://`` names; ``xacro_args`` (a dict NAME ->
-    VALUE) gives a xacro's ``$(arg NAME)``.
+    VALUE) gives a xacro's ``$(arg NAME)``. MuJoCo ``.xml`` / ``.mjcf``
+    files (root ``<mujoco>``) are compiled by the ``mujoco`` package and give the chain from
+    the world to ``tip``, a body or site (see :func:`robogui.io.mjcf.mjcf.load_mjcf`); a
+    ``.xml`` file whose root is ``<robot>`` is read as URDF.
     Parsed files are cached by (path, modification time, size), and a Robot is immutable,
     so loading the same file twice is cheap and returns equal robots.
 
@@ -430,8 +434,16 @@ def load_robot(name_or_path: str | os.PathLike, tip: str | None = None,
         return load_urdf(path, tip=tip, package_path=package_path, xacro_args=xacro_args)
     if xacro_args:
         raise RobotFileError("xacro_args= applies to xacro files only", path)
+    if suffix in (".xml", ".mjcf"):
+        from .mjcf.mjcf import is_mjcf, load_mjcf
+
+        if suffix == ".xml" and not is_mjcf(path) and path.is_file():
+            from .ros.urdf import load_urdf
+
+            return load_urdf(path, tip=tip, package_path=package_path)
+        return load_mjcf(path, tip=tip)
     if tip is not None:
-        raise RobotFileError("tip= applies to URDF and xacro files only", path)
+        raise RobotFileError("tip= applies to URDF, xacro and MJCF files only", path)
     if suffix == ".conf":
         from .legacy.roboop import load_roboop
 

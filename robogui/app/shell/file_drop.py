@@ -1,6 +1,6 @@
 """Files dropped on the window open as if chosen from the File menu.
 
-A robot file (robogui TOML, URDF, xacro, ROBOOP ``.conf``, Rob_Mat ``.dat``) opens as
+A robot file (robogui TOML, URDF, xacro, MuJoCo MJCF, ROBOOP ``.conf``, Rob_Mat ``.dat``) opens as
 File > Open robot does (tip chooser, legacy questions, recent files); a teach program
 (``.prog``) and a trajectory (``.csv``) open in the Program dock and on the timeline. Several
 files dropped together open robot first, then program, then trajectory, so a robot and
@@ -18,7 +18,7 @@ from PySide6 import QtCore, QtGui
 
 __all__ = ["FileDrop", "file_kind", "dropped_paths", "OPEN_ORDER"]
 
-_SUFFIXES = {"robot": (".toml", ".urdf", ".xacro", ".conf", ".dat"),
+_SUFFIXES = {"robot": (".toml", ".urdf", ".xacro", ".xml", ".mjcf", ".conf", ".dat"),
              "program": (".prog",), "trajectory": (".csv",)}
 OPEN_ORDER = ("robot", "program", "trajectory")
 
@@ -83,7 +83,8 @@ class FileDrop(QtCore.QObject):
             names = ", ".join(p.name for p in unknown)
             win.error_presenter(
                 "Cannot open the dropped file" + ("s" if len(unknown) > 1 else ""),
-                f"{names}: robogui opens robot files (.toml, .urdf, .xacro, .conf, .dat), "
+                f"{names}: robogui opens robot files (.toml, .urdf, .xacro, .xml, .mjcf, "
+                ".conf, .dat), "
                 "teach programs (.prog) and trajectories (.csv)")
             done.update({p: False for p in unknown})
         return done

@@ -286,6 +286,8 @@ class MainWindow(QtWidgets.QMainWindow):
         lib = m.addMenu("&Library")
         for name in list_robots():
             lib.addAction(name, lambda n=name: self.open_robot(n))
+        m.addAction(self._action("Choose &tip link...", self.choose_tip,
+                                 tip="where the arm of a URDF or MJCF file ends"))
         m.addSeparator()
         dh = self.dh_dock.toggleViewAction()
         dh.setText("Show &D-H table")
@@ -397,7 +399,7 @@ class MainWindow(QtWidgets.QMainWindow):
         ok = library.load_into_session(
             self.session, name_or_path, self.error_presenter,
             lambda p, c: library.ask_tip(self, p, c, self.settings.tip_for(p)),
-            self._ask_xacro_args)
+            self.settings.tip_for, self._ask_xacro_args)
         if ok:
             self.set_origin(name_or_path)
             if self.robot_path is not None:
@@ -435,6 +437,30 @@ class MainWindow(QtWidgets.QMainWindow):
             if ok:
                 self.set_origin(last)
         return ok
+
+    def choose_tip(self) -> bool:
+        """Robot > Choose tip link: every place the file's arm can end, with its joint
+        count (typing picks too); the choice reopens the file and is remembered for it."""
+        path = self.robot_path
+        if not path or Path(path).suffix.lower() not in library.TIP_SUFFIXES:
+            self.error_presenter("Choose tip link", "the robot does not come from a URDF, "
+                                 "xacro or MJCF file: its chain has no other end")
+            return False
+        try:
+            _, choices = library.tip_choices(path)
+        except library.RobotFileError as exc:
+            self.error_presenter("Choose tip link", str(exc))
+            return False
+        tip = library.ask_tip(self, path, choices, self.session.robot.tip)
+        if tip is None:
+            return False
+        previous = self.settings.tip_for(path)
+        self.settings.remember_tip(path, tip)
+        if self.open_robot(path):
+            return True
+        if previous:  # a typed name that is no link: keep what worked
+            self.settings.remember_tip(path, previous)
+        return False
 
     def set_origin(self, name_or_path: str | Path) -> None:
         """Record where the session's robot came from (library name or file)."""

@@ -345,11 +345,14 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
             (xlim, ylim, z) = self._plane_rect
             cover = plane_covers_viewport(np.array(mvp.data(), float).reshape(4, 4).T,
                                           z, xlim, ylim)
-            self._plane.skip = cover
+            # a faint floor (the arm reaches below it) is still drawn, blended over what
+            # is under it; the clear colour is then its opaque colour
+            self._plane.skip = cover and not self._plane.faint
         for fn in self._pre_paint:
             fn()
         floor = self._plane.opts["color"] if cover else None
-        self.opts["bgcolor"] = tuple(floor) if floor is not None else self._background
+        self.opts["bgcolor"] = (*tuple(floor)[:3], 1.0) if floor is not None else \
+            self._background
         super().paint(region=region, viewport=viewport, useItemNames=useItemNames)
 
     def _visible_labels(self) -> list:

@@ -17,6 +17,7 @@ import pyqtgraph.opengl as gl
 from PySide6 import QtGui
 
 from robogui.session.geometry.picking import MeshPicker
+from robogui.session.geometry.scene import reaches_below_floor
 
 from .. import style
 from . import meshes
@@ -51,10 +52,15 @@ class _PartItem:
         return self.batch is not None and self.batch.part_shown(self.index)
 
 
+#: opacity of the floor of a robot that reaches below it
+FAINT_FLOOR_ALPHA = 0.6
+
+
 class _FloorPlane(gl.GLMeshItem):
     """The floor plane; skipped (the view clears to its colour) when it fills the view."""
 
     skip = False
+    faint = False  # translucent: the robot's reach below the floor shows through
 
     def paint(self) -> None:
         if not self.skip:
@@ -97,8 +103,17 @@ class SceneBuilder:
         plane_v = np.array([[-big, -big, 0], [big, -big, 0], [big, big, 0], [-big, big, 0]],
                            np.float32)
         md = gl.MeshData(vertexes=plane_v, faces=np.array([[0, 1, 2], [0, 2, 3]], np.uint32))
-        plane = _FloorPlane(meshdata=md, color=style.rgba(style.FLOOR), glOptions="opaque")
-        plane.setDepthValue(-20)
+        if reaches_below_floor(robot):
+            # a faint floor, drawn after the robot and blended over it: what the arm
+            # reaches below the floor shows through
+            color = style.rgba(style.FLOOR)
+            plane = _FloorPlane(meshdata=md, color=(*color[:3], FAINT_FLOOR_ALPHA),
+                                glOptions="translucent")
+            plane.faint = True
+            plane.setDepthValue(30)
+        else:
+            plane = _FloorPlane(meshdata=md, color=style.rgba(style.FLOOR), glOptions="opaque")
+            plane.setDepthValue(-20)
         plane.setTransform(self._qmatrix(meshes.translate_matrix(bx, by, z)))
         self.addItem(plane)
         self._plane = plane

@@ -1,8 +1,11 @@
 """Triangle meshes for collision: read once through trimesh (STL, OBJ, DAE, glTF), scene
-transforms applied, scaled; cached by path, time and size.
+transforms (and a COLLADA file's unit and up axis) applied, scaled; cached by path, time
+and size.
 
-Reading is bounded: a file larger than :data:`MAX_MESH_BYTES` or with more than
-:data:`MAX_TRIANGLES` triangles is refused with a ``ValueError`` naming it.
+Reading goes through :mod:`robogui.engine.mesh_guard`, as the visuals do: a regular file,
+the size, triangle and time limits of docs/security.md checked before trimesh allocates,
+the files a mesh references read inside its own folder. A refused or broken file raises
+``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["read_mesh", "MAX_MESH_BYTES", "MAX_TRIANGLES"]
+from ..limits import limits
+from ..mesh_guard import MeshRefused, load_mesh_guarded
 
-MAX_MESH_BYTES = 256 * 2**20
-MAX_TRIANGLES = 2_000_000
+__all__ = ["read_mesh"]
+
 _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 
@@ -31,15 +35,14 @@ def read_mesh(path, scale=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
         st = os.stat(path)
     except OSError as exc:
         raise ValueError(f"{path}: cannot read the mesh: {exc.strerror or exc}") from None
-    if st.st_size > MAX_MESH_BYTES:
-        raise ValueError(f"{path}: the mesh file is {st.st_size / 2**20:.0f} MiB, more than "
-                         f"{MAX_MESH_BYTES / 2**20:.0f} MiB")
-    key = (path, st.st_mtime_ns, st.st_size)
+    key = (path, st.st_mtime_ns, st.st_size, limits())
     with _LOCK:
         hit = _CACHE.get(key)
     if hit is None:
         try:
-            loaded = trimesh.load(path, process=False)
+            loaded, fix = load_mesh_guarded(path)
+        except (OSError, MeshRefused) as exc:
+            raise ValueError(f"{path}: mesh refused: {exc}") from None
         except Exception as exc:  # trimesh raises many kinds for a broken file
             raise ValueError(f"{path}: not a mesh trimesh can read ({exc})") from None
         if isinstance(loaded, trimesh.Scene):
@@ -55,6 +58,7 @@ def read_mesh(path, scale=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
             parts = []
         vs, fs, off = [], [], 0
         for mesh, T in parts:
+            T = fix @ T
             v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
             vs.append(v)
             fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
@@ -62,9 +66,8 @@ def read_mesh(path, scale=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
         if not vs or not sum(len(f) for f in fs):
             raise ValueError(f"{path}: no triangles in the mesh file")
         v, f = np.vstack(vs), np.vstack(fs)
-        if len(f) > MAX_TRIANGLES or not np.all(np.isfinite(v)):
-            raise ValueError(f"{path}: {len(f)} triangles (at most {MAX_TRIANGLES}) or "
-                             "non-finite vertices")
+        if not np.all(np.isfinite(v)):  # a finite file scaled by its COLLADA unit
+            raise ValueError(f"{path}: a vertex is not a finite number")
         hit = (v, f)
         with _LOCK:
             _CACHE[key] = hit

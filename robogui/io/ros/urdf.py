@@ -41,12 +41,14 @@ from robogui.engine.model.visual import Visual
 from robogui.engine.spatial.transforms import angvec2tr
 
 from ..file_error import RobotFileError
+from .chain_ends import arm_ends, default_tips
 from .packages import PackageResolver
 from .srdf import srdf_disabled_collisions, srdf_poses
 from .urdf_checks import check_urdf
 from .xacro_expand import expand_xacro
 
-__all__ = ["load_urdf", "urdf_tips", "read_urdf_xml", "set_package_path", "set_xacro_args",
+__all__ = ["load_urdf", "urdf_tips", "urdf_tip_choices", "read_urdf_xml", "set_package_path",
+           "set_xacro_args",
            "URDF_SUFFIXES"]
 
 URDF_SUFFIXES = (".urdf", ".xacro")
@@ -240,14 +242,31 @@ def _rest_value(j) -> float:
 
 def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] | None = None,
               xacro_args: Mapping[str, str] | None = None) -> list[str]:
-    """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist)."""
+    """Candidate tip links of a URDF/xacro file (the default-tip rule's shortlist, see
+    :mod:`.chain_ends`: one name, or several to choose from)."""
+    return default_tips(_tree(path, package_path, xacro_args))
+
+
+def urdf_tip_choices(path: str | os.PathLike, package_path: Sequence[str] | None = None,
+                     xacro_args: Mapping[str, str] | None = None) -> list[tuple[str, int]]:
+    """Every link an arm of the file can end at, with its number of arm joints: the
+    default tip(s) first, then by joint count (most first) and name."""
+    tree = _tree(path, package_path, xacro_args)
+    ends, first = arm_ends(tree), default_tips(tree)
+    ends.update({k: tree.moving_count(k) for k in first if k not in ends})
+    rest = sorted((k for k in ends if k not in first and k != tree.root),
+                  key=lambda k: (-ends[k], k))
+    return [(k, ends[k]) for k in [*first, *rest]]
+
+
+def _tree(path, package_path, xacro_args) -> "_Tree":
     path = Path(path)
     if package_path is None:
         package_path = list(_package_path)
     if xacro_args is None:
         xacro_args = dict(_xacro_args)
     _, model, _ = _parse(path, package_path, xacro_args)
-    return _Tree(model, path).tips()
+    return _Tree(model, path)
 
 
 # -- lumping ----------------------------------------------------------------------------
@@ -394,10 +413,10 @@ def _chain_link(j, origin, post, parts, extras, path) -> Link:
 def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
     tree = _Tree(model, path)
     if tip is None:
-        cands = tree.tips()
+        cands = default_tips(tree)
         if len(cands) > 1:
             raise RobotFileError(f"several tip links are possible: {_some(cands, 'tips')}; "
-                                 "choose one with --tip (tip=...)", path)
+                                 "choose one (tip=...)", path)
         tip = cands[0]
     elif tip not in tree.links:
         raise RobotFileError(f"no link named {tip[:80]!r} ({_some(tree.tips(), 'tips')}; "
@@ -572,8 +591,9 @@ def load_urdf(path: str | os.PathLike, tip: str | None = None,
               xacro_args: Mapping[str, str] | None = None) -> Robot:
     """The serial chain of a URDF or xacro file from its root link to ``tip``.
 
-    ``tip`` None: the only leaf reached through the most moving (non-mimic) joints;
-    several such leaves raise RobotFileError listing them. ``package_path``: extra
+    ``tip`` None: the arm's flange by the default-tip rule (:mod:`.chain_ends`: gripper
+    joints never count, a flange's name wins); when it cannot decide (two arms)
+    RobotFileError lists the choices. ``package_path``: extra
     folders (or ``NAME=DIR`` mappings) for ``package://`` and ``$(find)``, searched
     after the file's ancestor folders and before ``ROS_PACKAGE_PATH``. ``xacro_args``:
     values of the xacro's ``$(arg NAME)`` (an argument the file needs and nobody gave is

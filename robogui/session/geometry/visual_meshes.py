@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robogui.engine.limits import limits
-
-from .mesh_guard import MeshRefused, check_vertices, load_mesh_guarded
+from robogui.engine.mesh_guard import MeshRefused, check_vertices, load_mesh_guarded
 
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
@@ -92,7 +91,7 @@ _LOCK = threading.Lock()
 
 def _read_mesh(path: str, roots: tuple = ()):
     """(vertices, faces, colors) of a mesh file, scene transforms and material colours
-    applied; cached. Read through :mod:`.mesh_guard` inside the folders ``roots``."""
+    applied; cached. Read through :mod:`robogui.engine.mesh_guard` inside the folders ``roots``."""
     import trimesh
 
     st = os.stat(path)
@@ -101,7 +100,7 @@ def _read_mesh(path: str, roots: tuple = ()):
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-    loaded = load_mesh_guarded(path, roots)
+    loaded, fix = load_mesh_guarded(path, roots)  # COLLADA unit and up axis applied
     if isinstance(loaded, trimesh.Scene):
         parts = []
         for name in loaded.graph.nodes_geometry:
@@ -113,6 +112,7 @@ def _read_mesh(path: str, roots: tuple = ()):
         parts = [(loaded, np.eye(4))]
     vs, fs, cs, off = [], [], [], 0
     for mesh, T in parts:
+        T = fix @ T
         v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
         vs.append(v)
         fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)

@@ -32,9 +32,8 @@ def _mesh_parts(window):
     return [p for p in window.view._parts if p.kind == "mesh"]
 
 
-def test_open_urdf_asks_for_the_tip_and_draws_meshes(qtbot, window, session, errors):
-    _answer_tip_dialog(qtbot, "tool0")
-    assert window.open_robot(UR5) is True
+def test_open_urdf_at_its_flange_and_draws_meshes(qtbot, window, session, errors):
+    assert window.open_robot(UR5) is True  # no question: tool0 is the flange
     assert errors == []
     robot = session.robot
     assert robot.tip == "tool0" and robot.n == 6 and robot.is_general
@@ -60,6 +59,9 @@ def test_open_urdf_asks_for_the_tip_and_draws_meshes(qtbot, window, session, err
 
 
 def test_cancelling_the_tip_chooser_keeps_the_robot(qtbot, window, session):
+    """Baxter has two arms: the chooser asks which; Escape keeps the current robot."""
+    from tests.urdf_files import ERD
+
     robot = session.robot
 
     def cancel():
@@ -70,7 +72,7 @@ def test_cancelling_the_tip_chooser_keeps_the_robot(qtbot, window, session):
         qtbot.keyClick(dlg, QtCore.Qt.Key.Key_Escape)
 
     QtCore.QTimer.singleShot(20, cancel)
-    assert window.open_robot(UR5) is False
+    assert window.open_robot(ERD / "baxter_description/urdf/baxter.urdf") is False
     assert session.robot is robot
 
 
@@ -213,38 +215,51 @@ def test_plots_and_symbolic_dialog_on_a_urdf_robot(qtbot, errors, tmp_path):
 def test_panda_opens_in_its_srdf_ready_pose_with_a_button_for_it(qtbot, window, session):
     """example-robot-data's panda.srdf names the ready pose "default": the app starts
     there (not at the stretched q = 0) and the joint panel has a button to go back."""
-    assert window.open_robot(str(PANDA)) is True  # one default tip: panda_leftfinger
+    assert window.open_robot(str(PANDA)) is True  # the default tip: panda_hand, 7 joints
     ready = session.robot.pose("default")
-    assert session.robot.n == 8 and ready[-1] == 0.001  # the finger's opening too
+    assert session.robot.tip == "panda_hand" and session.robot.n == 7
+    np.testing.assert_allclose(ready, [0, -0.785398, 0, -2.35619, 0, 1.5707, 0.785398])
     np.testing.assert_allclose(session.q, ready)
     panel = window.joint_panel
     assert set(panel.pose_buttons) == {"qz", "default"}
     qtbot.mouseClick(panel.pose_buttons["qz"], QtCore.Qt.MouseButton.LeftButton)
-    np.testing.assert_allclose(session.q, session.robot.clip_q(np.zeros(8)))
+    np.testing.assert_allclose(session.q, session.robot.clip_q(np.zeros(7)))
     qtbot.mouseClick(panel.pose_buttons["default"], QtCore.Qt.MouseButton.LeftButton)
     np.testing.assert_allclose(session.q, ready)
 
 
-def test_the_tip_chosen_for_a_file_is_offered_first_next_time(qtbot, window, session,
-                                                             settings):
-    """UR5 has two tips (ee_link, tool0): the chooser asks each time the file is opened,
-    with the tip chosen last time for it already selected, so Enter reopens the same arm."""
-    _answer_tip_dialog(qtbot, "tool0")  # Down to tool0, Enter
+def test_the_tip_chooser_lists_every_end_takes_typing_and_remembers(qtbot, window, session,
+                                                                    settings):
+    """UR5 opens at its flange tool0; Robot > Choose tip link lists every link the arm can
+    end at with its joint count, takes a typed name (ee_link), reopens the file there and
+    remembers it: File > Open recent opens the same arm again without asking."""
     assert window.open_robot(UR5) is True and session.robot.tip == "tool0"
-    assert settings.tip_for(UR5) == "tool0"
-    window.open_robot("puma560")
     seen = {}
 
-    def enter_at_once():
+    def type_a_name():
         dlg = QtWidgets.QApplication.activeModalWidget()
         if dlg is None or dlg.objectName() != "tipChooser":
-            QtCore.QTimer.singleShot(20, enter_at_once)
+            QtCore.QTimer.singleShot(20, type_a_name)
             return
-        seen["offered"] = dlg.findChild(QtWidgets.QComboBox).currentText()
-        qtbot.keyClick(dlg, QtCore.Qt.Key.Key_Return)
+        combo = dlg.findChild(QtWidgets.QComboBox)
+        seen["items"] = [combo.itemText(i) for i in range(combo.count())]
+        seen["offered"] = combo.currentText()
+        combo.lineEdit().selectAll()
+        qtbot.keyClicks(combo.lineEdit(), "ee_link")
+        qtbot.keyClick(combo.lineEdit(), QtCore.Qt.Key.Key_Return)
+        if dlg.isVisible():  # the completer's popup took the first Enter
+            qtbot.keyClick(dlg, QtCore.Qt.Key.Key_Return)
 
-    QtCore.QTimer.singleShot(20, enter_at_once)
+    QtCore.QTimer.singleShot(20, type_a_name)
+    robot_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Robot")
+    action = next(a for a in robot_menu.actions() if a.text() == "Choose &tip link...")
+    action.trigger()
+    assert seen["offered"] == "tool0 (6 joints)"
+    assert seen["items"][0] == "tool0 (6 joints)" and "ee_link (6 joints)" in seen["items"]
+    assert "shoulder_link (1 joint)" in seen["items"]
+    assert session.robot.tip == "ee_link" and settings.tip_for(UR5) == "ee_link"
+    window.open_robot("puma560")
     window._fill_recent()
     recent = next(a for a in window.recent_menu.actions() if a.text() == UR5.name)
-    recent.trigger()  # File > Recent: the same file again
-    assert seen["offered"] == "tool0" and session.robot.tip == "tool0"
+    recent.trigger()  # File > Recent: the same file again, no question
+    assert session.robot.tip == "ee_link"

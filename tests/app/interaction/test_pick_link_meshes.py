@@ -147,10 +147,10 @@ def test_pick_link_choosing_a_joint_row_lights_its_link_apart_from_the_hover(
 
 def test_the_mimic_finger_moves_with_the_finger_slider_and_picks_the_finger_joint(
         qtbot, window, session):
-    """The Panda URDF's default chain ends at the left finger; the right finger hangs on
+    """The Panda URDF chained to its left finger; the right finger hangs on
     a joint off the chain that mimics it. The finger's slider opens both fingers in the
     view, and hovering the right finger points at the finger joint."""
-    session.set_robot(load_robot(PANDA))  # tip panda_leftfinger: joint 8 is the finger
+    session.set_robot(load_robot(PANDA, tip="panda_leftfinger"))  # joint 8 is the finger
     scene = window.view.scene
     right = [p for p in scene.mesh_parts if p.follow]
     left = [p for p in scene.mesh_parts if p.frame == 8]

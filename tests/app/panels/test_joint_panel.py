@@ -156,7 +156,7 @@ def test_long_joint_names_keep_their_distinguishing_end(window, qtbot):
     from tests.urdf_files import PANDA
 
     assert window.open_robot(str(PANDA))
-    rows = window.joint_panel.rows[:7]  # the arm's joints (the default tip adds a finger)
+    rows = window.joint_panel.rows[:7]  # the arm's joints
     subs = [next(lb for lb in r.findChildren(QtWidgets.QLabel) if lb.toolTip() == f"panda_joint{j}")
             for j, r in enumerate(rows, start=1)]
     texts = [lb.text() for lb in subs]

@@ -26,8 +26,10 @@ def test_panda_srdf_default_pose_is_named_and_the_start_pose():
     np.testing.assert_array_equal(initial_q(arm), PANDA_DEFAULT)
     # qz is zero within the limits: joint 4 stops at -0.0698 rad
     np.testing.assert_array_equal(arm.pose("qz"), [0, 0, 0, -0.0698, 0, 0, 0])
-    # the default tip adds the finger joint, which the same group state sets too
-    with_finger = load_urdf(PANDA)
+    # the default tip is the hand (the fingers are no arm joints); with a finger as tip
+    # the finger joint joins the chain, and the same group state sets it too
+    assert load_urdf(PANDA).tip == "panda_hand"
+    with_finger = load_urdf(PANDA, tip="panda_leftfinger")
     np.testing.assert_array_equal(with_finger.pose("default"), [*PANDA_DEFAULT, 0.001])
     # the ready pose is far from the near-singular straight-up arm q = 0 gives
     assert arm.manipulability(arm.pose("default")) > 100 * arm.manipulability(

@@ -4,8 +4,8 @@ import numpy as np
 import pinocchio as pin
 import pytest
 
-from robogui.io.ros.urdf import load_urdf, urdf_tips
-from tests.urdf_files import ARMS, IRB140, KR5, PACKAGES, PANDA, PUMA, UR5
+from robogui.io.ros.urdf import load_urdf, urdf_tip_choices, urdf_tips
+from tests.urdf_files import ARMS, ERD, IRB140, KR5, PACKAGES, PANDA, PUMA, UR5
 
 
 def _pin_chain(path, tip, robot):
@@ -23,7 +23,7 @@ def _pin_chain(path, tip, robot):
     lock = [i for i in range(1, full.njoints) if full.names[i] not in chain]
     model = pin.buildReducedModel(full, lock, pin.neutral(full))
     assert [model.names[i] for i in range(1, model.njoints)] == [L.name for L in robot.links]
-    return model, model.getFrameId(tip)
+    return model, model.getFrameId(tip, pin.FrameType.BODY)  # the link, not a joint of that name
 
 
 def _pin_q(model, q):
@@ -85,11 +85,20 @@ def test_limits_and_names_come_from_the_file():
     assert panda.n == 7 and panda.links[3].qlim == pytest.approx((-3.0718, -0.0698))
 
 
-def test_default_tip_and_the_ambiguity_error():
-    assert urdf_tips(UR5) == ["ee_link", "tool0"]
-    with pytest.raises(ValueError, match="several tip links.*ee_link, tool0"):
-        load_urdf(UR5)
+def test_default_tip_is_the_flange_and_two_arms_are_an_ambiguity_error():
+    """UR5's flange is tool0 (ee_link, the older name, is its twin); the Panda's default
+    is its hand with 7 joints, the fingers are no arm joints."""
+    assert urdf_tips(UR5) == ["tool0"]
+    assert load_urdf(UR5).tip == "tool0"
     assert load_urdf(IRB140, package_path=PACKAGES).tip == "tool0"
+    panda = load_urdf(PANDA)
+    assert (panda.tip, panda.n, panda.structure) == ("panda_hand", 7, "RRRRRRR")
+    choices = dict(urdf_tip_choices(UR5))
+    assert list(choices)[0] == "tool0" and choices["ee_link"] == 6
+    assert choices["shoulder_link"] == 1
+    dual = ERD / "baxter_description/urdf/baxter.urdf"
+    with pytest.raises(ValueError, match="several tip links"):
+        load_urdf(dual)
 
 
 def test_off_chain_links_are_lumped_into_the_chain_link():

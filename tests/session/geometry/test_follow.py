@@ -28,7 +28,7 @@ def _pinocchio_frame(q_chain, names, link, extra):
 
 
 def test_the_panda_right_finger_follows_the_chain_finger_like_pinocchio():
-    arm = load_urdf(PANDA)  # default tip panda_leftfinger: finger_joint1 is joint 8
+    arm = load_urdf(PANDA, tip="panda_leftfinger")  # finger_joint1 is joint 8
     followers = [v for v in arm.visuals if v.follow]
     assert {v.link for v in followers} == {"panda_rightfinger"}
     (j, mult, off, revolute, axis, _J) = followers[0].follow
@@ -49,7 +49,7 @@ def test_the_panda_right_finger_follows_the_chain_finger_like_pinocchio():
 
 
 def test_joint_values_come_back_from_the_frames():
-    arm = load_urdf(PANDA)
+    arm = load_urdf(PANDA, tip="panda_leftfinger")
     q = arm.random_q(seed=9)
     back = joint_values_from_frames(arm.joint_models, arm.fkine_all(q), range(arm.n))
     # revolute values come back within (-pi, pi]: joint 6 (up to 3.75 rad) may wrap
@@ -61,7 +61,7 @@ def test_joint_values_come_back_from_the_frames():
 def test_the_finger_mass_stays_lumped_at_rest():
     """Only the drawing follows: the dynamics keep the issue's rule (off-chain links
     lumped at joint value 0), so the hand link's mass is the same either way."""
-    arm = load_urdf(PANDA)
+    arm = load_urdf(PANDA, tip="panda_leftfinger")
     assert arm.links[6].m > 0 and np.isfinite(arm.inertia(arm.random_q(seed=1))).all()
 
 

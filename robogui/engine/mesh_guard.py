@@ -19,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from robogui.engine import bounds
-from robogui.engine.guarded_open import RefusedFile, read_guarded
-from robogui.engine.limits import ENV, limits
+from . import bounds
+from .collada import trim_collada
+from .guarded_open import RefusedFile, read_guarded
+from .limits import ENV, limits
 
 __all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices"]
 
@@ -109,8 +110,9 @@ class _Resolver:
 
 
 def load_mesh_guarded(path: str, roots=()):
-    """trimesh's Trimesh or Scene of the mesh file ``path``, read inside the folders
-    ``roots`` (empty: the mesh's own folder). Raises RefusedFile (an OSError) for a path
+    """(trimesh's Trimesh or Scene, 4x4 transform to apply to its vertices) of the mesh file
+    ``path``, read inside the folders ``roots`` (empty: the mesh's own folder); the
+    transform is a COLLADA file's unit and up axis (identity for other formats). Raises RefusedFile (an OSError) for a path
     refused, MeshRefused past a limit, and trimesh's own errors for a broken file."""
     import trimesh
 
@@ -123,7 +125,9 @@ def load_mesh_guarded(path: str, roots=()):
     _check_counts(raw, suffix)
     if suffix in (".zip", ".zae"):
         _check_zip(raw)
-    kind = suffix.lstrip(".")
+    kind, fix = suffix.lstrip("."), np.eye(4)
+    if kind == "dae":  # bytes after </COLLADA> ignored, <unit> and <up_axis> applied
+        raw, fix = trim_collada(raw)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # checked below
         loaded = trimesh.load(io.BytesIO(raw), file_type=kind, process=False,
                               resolver=_resolver(path.parent, roots))
@@ -139,7 +143,7 @@ def load_mesh_guarded(path: str, roots=()):
     if took > lim.seconds:
         raise MeshRefused(f"reading the mesh took {took:.0f} s, more than the limit of "
                           f"{lim.seconds:g} s (raise it with {ENV['seconds']}=SECONDS)")
-    return loaded
+    return loaded, fix
 
 
 def check_vertices(verts: np.ndarray) -> None:
