@@ -90,6 +90,7 @@ _EXPORTS = {
     "save_robot": "robogui.io.robotfile",
     "list_robots": "robogui.io.robotfile",
     "RobotFileError": "robogui.io.robotfile",
+    "Viewer": "robogui.viewer",
 }
 
 
