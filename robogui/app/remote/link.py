@@ -46,12 +46,16 @@ class RemoteLink:
     token: str
     runtime_file: Path | None
     label: QtWidgets.QLabel
+    closed: bool = False
 
     @property
     def url(self) -> str:
         return ws_url(self.server.host, self.server.port)
 
     def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
         self.server.close()
         self.menu.close()
         if self.runtime_file is not None:
@@ -133,6 +137,11 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
         rec = f", recording {live.sample_count}" if live.recording else ""
         label.setText(f"Remote: {link.url} ({len(server.clients)} connected, {state}{rec})")
     server.clientsChanged.connect(show)
+
+    def last_client_gone(count: int) -> None:
+        if count == 0 and live.following:
+            session.finish_change()  # the stream ended: one complete change, one undo step
+    server.clientsChanged.connect(last_client_gone)
     live.events.follow.connect(show)
     live.events.record.connect(show)
     show()
