@@ -1,9 +1,9 @@
 """``robogui.Viewer()``: show and drive robogui from a script or a notebook.
 
-    >>> v = robogui.Viewer("puma560")          # starts the app in its own process
-    >>> v.q = [0, 0.5, -0.5, 0, 0, 0]          # radians / metres
-    >>> v.play(robogui.jtraj(v.q, [0.3] * 6, 50))
-    >>> v.screenshot()                         # a PNG; shown inline in Jupyter
+    v = robogui.Viewer("puma560")          # starts the app in its own process
+    v.q = [0, 0.5, -0.5, 0, 0, 0]          # radians / metres
+    v.play(robogui.jtraj(v.q, [0.3] * 6, 50))
+    v.screenshot()                         # a PNG; shown inline in Jupyter
 
 The app runs in its own process (or is already running: ``Viewer(port=..., token=...)``
 or ``Viewer(runtime_file=...)``), so the caller's interpreter never waits on a window or

@@ -151,3 +151,28 @@ def test_a_bad_address_is_reported(window):
     with pytest.raises(OSError, match="cannot listen"):
         install_remote(window, "203.0.113.77", 0, token_file=False)  # not this machine's
     QtCore.QCoreApplication.processEvents()
+
+
+def test_remote_program_goes_through_the_teach_pendant(qtbot, window, remote, tmp_path):
+    from robogui.io.samples import demo_files
+    from robogui.session.teach.program_file import load_program
+
+    program_path, _ = demo_files()
+    replies: list = []
+    shot = tmp_path / "window.png"
+    thread = run_client(remote.url, [{"op": "hello", "token": "tok", "id": 0},
+                                     {"op": "load_program", "path": str(program_path), "id": 1},
+                                     {"op": "set_time", "t": 1.0, "id": 2},
+                                     {"op": "screenshot", "what": "window", "path": str(shot),
+                                      "id": 3}], replies)
+    finish(qtbot, thread)
+    assert all(r["ok"] for r in replies), replies
+    state = window.teach.state
+    assert state.program == load_program(program_path) and state.path == program_path
+    session = window.session
+    assert session.trajectory is state.compiled.trajectory and session.time == 1.0
+    np.testing.assert_allclose(session.q, session.q_at(1.0))
+    from PySide6 import QtGui
+
+    image = QtGui.QImage(str(shot))
+    assert (image.width(), image.height()) == (window.width(), window.height())
