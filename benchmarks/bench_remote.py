@@ -44,7 +44,7 @@ def start_app(folder: Path) -> tuple[subprocess.Popen, dict]:
     env = {**os.environ, "HOME": str(folder), "XDG_CONFIG_HOME": str(folder),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen([sys.executable, "-m", "robogui", "--listen", "127.0.0.1:0",
-                             "--token-file", str(runtime), "--no-restore"],
+                             "--token-file", str(runtime), "--no-restore", "--size", "1280x800"],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while not runtime.exists():
@@ -164,6 +164,8 @@ def main(argv=None) -> int:
     floor = echo_latency(args.samples)
     med, p95 = statistics.median(lat), float(np.percentile(lat, 95))
     med_echo = statistics.median(floor)
+    load = os.getloadavg()[0]
+    print(f"window 1280x800; load average {load:.1f} on {os.cpu_count()} cores")
     print(f"latency stream_q -> q event (Follow): median {med * 1e3:.2f} ms, 95th percentile "
           f"{p95 * 1e3:.2f} ms ({args.samples} round trips; one frame at 60 fps: "
           f"{FRAME_60 * 1e3:.1f} ms) -> {'OK' if med < FRAME_60 else 'over one frame'}")

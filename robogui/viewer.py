@@ -102,8 +102,9 @@ class Viewer:
         from websockets.sync.client import connect
 
         try:
+            # entered as a context manager (closed by close()): what websockets >= 16 asks
             self._ws = connect(self.url, max_size=CLIENT_MAX_BYTES, compression=None,
-                               open_timeout=self.timeout)
+                               open_timeout=self.timeout).__enter__()
         except BaseException:
             self._stop_app()
             raise

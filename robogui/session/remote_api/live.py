@@ -54,7 +54,9 @@ class LiveLink(EventEmitter):
             return
         self.following = on
         self.received = 0
-        if not on:
+        if on:
+            self.session.pause()  # the stream moves the robot, not the playhead
+        else:
             self.session.finish_change()
             self.set_record(False)
         self._emit("follow", on)

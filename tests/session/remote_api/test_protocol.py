@@ -55,6 +55,8 @@ MALFORMED = [
     ("empty", "", "bad_json", "not JSON"),
     ("truncated", '{"op": "set_q", "q": [1, 2', "bad_json", "not JSON"),
     ("a list", "[1, 2, 3]", "bad_request", "JSON object"),
+    ("nested too deeply", "[" * 200_000 + "]" * 200_000, "bad_json", "deeply"),
+    ("not UTF-8", b'{"op": "get_q", "id": "\xff"}', "bad_json", "not JSON"),
     ("no op", {"id": 1, "q": [0] * 6}, "bad_request", "op"),
     ("unknown op", {"op": "explode", "id": 1}, "unknown_op", "explode"),
     ("unknown field", {"op": "set_q", "q": [0] * 6, "speed": 3, "id": 1}, "bad_request",
