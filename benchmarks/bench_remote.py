@@ -8,7 +8,9 @@
   event -> network thread -> client). Median and 95th percentile over ``--samples`` round
   trips, against one frame at 60 fps (16.7 ms). Also for ``set_q``, a complete change
   (the plots and the undo stack follow it before the event). The floor: the same round
-  trip to a bare ``websockets`` echo server in this process.
+  trip to a bare ``websockets`` echo server in this process; and the stream_q round trip
+  to the same server with no window (the session alone on a QCoreApplication): what the
+  protocol and the thread hand-over cost without drawing.
 * streaming: 2,000 ``stream_q`` messages sent as fast as the client can, then ``get_q``;
   rate = 2,000 / time until the reply shows the last vector (every sample is checked on
   the GUI thread; the robot is drawn at the newest). And paced at 500 Hz: the lag from the
@@ -105,6 +107,38 @@ def echo_latency(samples: int) -> list[float]:
     return out
 
 
+def windowless_latency(samples: int) -> list[float]:
+    """The same stream_q round trip to the same server with no window (a QCoreApplication,
+    the session alone): the protocol's and the thread hand-over's own cost, no drawing."""
+    from PySide6 import QtCore
+
+    from robogui.app.remote.server import RemoteServer
+    from robogui.io.robotfile import load_robot
+    from robogui.session import Session
+    from robogui.session.remote_api.api import RemoteApi
+
+    app = QtCore.QCoreApplication.instance() or QtCore.QCoreApplication([])
+    api = RemoteApi(Session(load_robot("puma560")))
+    api.live.set_follow(True)
+    server = RemoteServer(api, "127.0.0.1", 0, "t")
+    server.start()
+    box = {}
+
+    def client():
+        with connect(f"ws://127.0.0.1:{server.port}", compression=None) as ws:
+            ws.send(json.dumps({"op": "hello", "token": "t", "events": ["q"], "id": 0}))
+            ws.recv(10)
+            box["lat"] = latency(ws, samples, "stream_q")
+        QtCore.QMetaObject.invokeMethod(app, "quit", QtCore.Qt.ConnectionType.QueuedConnection)
+
+    thread = threading.Thread(target=client)
+    thread.start()
+    app.exec()
+    thread.join()
+    server.close()
+    return box["lat"]
+
+
 def stream_rate(ws, count: int = 2000) -> float:
     qs = np.random.default_rng(1).uniform(-1, 1, (count, 6))
     t0 = time.perf_counter()
@@ -162,6 +196,7 @@ def main(argv=None) -> int:
             proc.terminate()
             proc.wait(20)
     floor = echo_latency(args.samples)
+    bare = windowless_latency(args.samples)
     med, p95 = statistics.median(lat), float(np.percentile(lat, 95))
     med_echo = statistics.median(floor)
     load = os.getloadavg()[0]
@@ -172,6 +207,8 @@ def main(argv=None) -> int:
     print(f"latency set_q -> q event (a complete change: plots, torques, undo step): median "
           f"{statistics.median(lat_set) * 1e3:.2f} ms, 95th percentile "
           f"{float(np.percentile(lat_set, 95)) * 1e3:.2f} ms")
+    print(f"the same without a window (no drawing): median {statistics.median(bare) * 1e3:.2f} "
+          f"ms, 95th percentile {float(np.percentile(bare, 95)) * 1e3:.2f} ms")
     print(f"bare websockets echo round trip: median {med_echo * 1e3:.2f} ms "
           f"(robogui / echo: {med / med_echo:.1f}x)")
     print(f"streaming, as fast as the client sends: {rate:,.0f} vectors/s (2,000 stream_q, "
