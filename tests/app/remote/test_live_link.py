@@ -176,3 +176,26 @@ def test_remote_program_goes_through_the_teach_pendant(qtbot, window, remote, tm
 
     image = QtGui.QImage(str(shot))
     assert (image.width(), image.height()) == (window.width(), window.height())
+
+
+def test_viewer_connects_to_a_running_app_by_port_and_token(qtbot, window, remote):
+    from robogui.viewer import Viewer
+
+    seen: list = []
+    out: dict = {}
+    stream = [[0.01 * k] * 6 for k in range(1, 31)]
+
+    def script():  # a notebook's thread: the window's thread keeps running meanwhile
+        with Viewer(port=remote.server.port, token="tok") as viewer:
+            viewer.on("q", seen.append)
+            for q in stream:
+                viewer.stream(q)
+            out["q"] = viewer.q.tolist()
+            out["error"] = viewer.last_error
+            assert viewer.process is None  # it started no app
+    thread = threading.Thread(target=script)
+    thread.start()
+    finish(qtbot, thread)
+    assert out["q"] == stream[-1] and out["error"] is None
+    assert remote.live.following
+    qtbot.waitUntil(lambda: seen and seen[-1]["q"] == stream[-1], timeout=10000)
