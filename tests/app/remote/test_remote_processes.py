@@ -195,3 +195,18 @@ def test_viewer_starts_its_app_and_drives_it(tmp_path, monkeypatch):
         assert viewer.state["n"] == 6 and viewer.robot == "Puma 560"
         process = viewer.process
     assert process.poll() is not None  # closing the Viewer closed the app it started
+
+
+def test_a_message_beyond_4_mib_closes_that_connection_only(app):
+    from websockets.exceptions import ConnectionClosed
+
+    with connect(app.info["url"], max_size=None) as ws:
+        assert hello(ws, app.info["token"])["ok"]
+        before = call(ws, op="get_state", id=1)["result"]
+        ws.send(json.dumps({"op": "set_q", "q": [0.0] * 6, "pad": "x" * (5 << 20)}))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(30)
+    assert closed.value.rcvd.code == 1009  # "message too big", said by the close frame
+    with connect(app.info["url"]) as ws:  # the app goes on serving, as it was
+        assert hello(ws, app.info["token"])["ok"]
+        assert call(ws, op="get_state", id=2)["result"] == before
