@@ -41,6 +41,9 @@ __all__ = ["RemoteServer", "HARD_LIMIT_BYTES", "peer_allowed", "is_loopback"]
 
 HARD_LIMIT_BYTES = 4 * MAX_MESSAGE_BYTES  # read and refused up to here; closed beyond
 MAX_PENDING_EVENTS = 256  # per client: events beyond this are dropped (replies never are)
+# stream samples waiting for the GUI thread (20 s at 500 Hz); beyond, a sample is refused
+# with an error instead of letting a flood grow the app's memory
+MAX_WAITING_SAMPLES = 10_000
 
 
 def is_loopback(host: str) -> bool:
@@ -169,8 +172,14 @@ class RemoteServer(QtCore.QObject):
                     request.fields.setdefault("t", time.monotonic())  # arrival time
                     with self._stream_lock:
                         first = not self._stream
-                        self._stream.append((client, request))
-                    if first:
+                        full = len(self._stream) >= MAX_WAITING_SAMPLES
+                        if not full:
+                            self._stream.append((client, request))
+                    if full:
+                        await ws.send(dumps(error_reply(None, RemoteError(
+                            "failed", f"the app is behind: {MAX_WAITING_SAMPLES} samples "
+                                      "wait to be shown; this one was dropped"))))
+                    elif first:
                         self.streamReady.emit()
                 else:
                     self.requestReceived.emit(client, request)

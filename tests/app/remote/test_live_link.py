@@ -199,3 +199,28 @@ def test_viewer_connects_to_a_running_app_by_port_and_token(qtbot, window, remot
     assert out["q"] == stream[-1] and out["error"] is None
     assert remote.live.following
     qtbot.waitUntil(lambda: seen and seen[-1]["q"] == stream[-1], timeout=10000)
+
+
+def test_samples_waiting_for_a_busy_gui_thread_are_bounded(qtbot, window, remote, monkeypatch):
+    from robogui.app.remote import server
+
+    monkeypatch.setattr(server, "MAX_WAITING_SAMPLES", 5)
+    remote.live.set_follow(True)
+    stream = [[0.05 * k] * 6 for k in range(1, 11)]
+    errors: list = []
+
+    def work():
+        with connect(remote.url) as ws:
+            ws.send(json.dumps({"op": "hello", "token": "tok", "id": 0}))
+            json.loads(ws.recv(30))
+            for q in stream:
+                ws.send(json.dumps({"op": "stream_q", "q": q}))
+            while len(errors) < 5:
+                errors.append(json.loads(ws.recv(30)))
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(30)  # the GUI thread is busy (here: waiting), the samples pile up
+    assert not thread.is_alive()
+    assert {e["error"]["code"] for e in errors} == {"failed"}
+    assert "the app is behind" in errors[0]["error"]["message"]
+    qtbot.waitUntil(lambda: window.session.q.tolist() == stream[4], timeout=10000)
