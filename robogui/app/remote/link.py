@@ -23,7 +23,7 @@ from .. import undo
 from .live_menu import LiveMenu
 from .server import RemoteServer
 
-__all__ = ["RemoteLink", "install_remote", "png_bytes"]
+__all__ = ["RemoteLink", "install_remote", "png_bytes", "close_on_signals"]
 
 
 def png_bytes(image: QtGui.QImage) -> bytes:
@@ -148,6 +148,24 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
     window.destroyed.connect(lambda *_: link.close())
     window.remote = link
     return link
+
+
+def close_on_signals(window) -> QtCore.QTimer:
+    """SIGTERM and SIGINT close ``window`` as File > Quit does (settings saved, the runtime
+    file removed) instead of killing the process: how ``robogui.Viewer.close()`` and a
+    Ctrl+C in the terminal end a listening app. Python runs signal handlers only when it
+    gets control, so a timer hands it control five times a second."""
+    import signal
+
+    def close(*_):
+        QtCore.QTimer.singleShot(0, window.close)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, close)
+    timer = QtCore.QTimer(window)
+    timer.timeout.connect(lambda: None)
+    timer.start(200)
+    return timer
 
 
 def default_token() -> str:

@@ -557,7 +557,7 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)
     remote = None
     if listen is not None:
-        from ..remote.link import default_token, install_remote
+        from ..remote.link import close_on_signals, default_token, install_remote
 
         try:
             remote = install_remote(win, *listen, token=default_token(), token_file=token_file)
@@ -566,6 +566,7 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             raise SystemExit(f"robogui: {exc}") from None
         print(f"robogui: remote API on {remote.url}  token {remote.token}  "
               f"(runtime file {remote.runtime_file})", flush=True)
+        close_on_signals(win)
     win.show()
     if view is not None:
         win.set_view(view)

@@ -170,6 +170,8 @@ def test_the_loopback_server_refuses_a_non_loopback_address_unless_started_with_
             assert call(ws, op="get_q", id=1)["ok"]
     finally:
         other.close()
+    assert other.proc.returncode == 0  # SIGTERM closed the window as File > Quit does
+    assert not other.runtime.exists()  # and removed the token's runtime file
 
 
 def test_viewer_starts_its_app_and_drives_it(tmp_path, monkeypatch):
