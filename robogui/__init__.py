@@ -100,6 +100,7 @@ _EXPORTS = {
     "CellFileError": "robogui.session.planning_scene.cell_file",
     "check_collisions": "robogui.session.planning_scene.collisions",
     "CollisionReport": "robogui.engine.collision_detection.checker",
+    "Viewer": "robogui.viewer",
 }
 
 

@@ -7,6 +7,7 @@
     robogui render --robot puma560 --q qr --view iso --size 1600x1200 -o out.png
     robogui render --robot puma560 --trajectory move.csv --fps 25 -o move.mp4   # or .gif
     robogui export prog.prog --robot puma560 --to rapid -o prog.mod   # urscript, rapid, krl
+    robogui --listen            # remote API on ws://127.0.0.1:8765 (docs/remote-api.md)
 
 Qt is imported only when a command needs it, so ``robogui --help`` (and future
 headless commands) start quickly and run without a display.
@@ -24,11 +25,14 @@ import numpy as np
 
 from robogui import __version__
 
-__all__ = ["main", "build_parser", "parse_q", "parse_size", "no_display_message"]
+__all__ = ["main", "build_parser", "parse_q", "parse_size", "parse_listen",
+           "no_display_message"]
 
 ROBOT_DEFAULT = "puma560"
 #: largest picture or video side (px)
 MAX_SIDE = 8192
+LISTEN_PORT = 8765  # robogui --listen without a port
+LOOPBACK = "127.0.0.1"
 VIEWS = ("iso", "front", "side", "top")
 
 
@@ -76,6 +80,21 @@ def parse_size(text: str) -> tuple[int, int]:
             f"{w}x{h} needs about {need / 2**20:.0f} MiB, more than the memory limit of "
             f"{limits().memory / 2**20:.0f} MiB (raise it with {ENV['memory']}=MIB)")
     return w, h
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``--listen`` value -> (address, port): ``PORT`` binds the loopback address only;
+    ``ADDRESS:PORT`` (``[v6]:PORT`` for IPv6) binds the address given. Port 0: any free one."""
+    host, _, port_text = text.rpartition(":")
+    host = host.strip("[]") or LOOPBACK
+    try:
+        port = int(port_text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"--listen takes PORT or ADDRESS:PORT (port 0-65535), "
+                                         f"got {text!r}")
+    return host, port
 
 
 def _mag(text: str) -> float:
@@ -143,6 +162,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "(used by benchmarks/bench_app.py)")
     p.add_argument("--no-restore", action="store_true",
                    help="ignore the saved window layout")
+    p.add_argument("--listen", nargs="?", type=parse_listen, const=(LOOPBACK, LISTEN_PORT),
+                   metavar="[ADDRESS:]PORT",
+                   help=f"serve the remote API (docs/remote-api.md) on ws://{LOOPBACK}:PORT "
+                        f"(default port {LISTEN_PORT}; 0: a free one); only on the loopback "
+                        "address unless ADDRESS is given. Prints the session's token and "
+                        "writes it to a runtime file only you can read")
+    p.add_argument("--token-file", metavar="FILE",
+                   help="with --listen: write the runtime file (address, port, token; mode "
+                        "0600) here instead of the runtime folder")
     p.add_argument("--demo", action="store_true",
                    help="open the sample pick-and-place program and trajectory (Puma 560) "
                         "that ship with robogui")
@@ -429,6 +457,8 @@ def _gui(args) -> int:
             args.robot = DEMO_ROBOT
     if args.time is not None and not args.trajectory:
         raise SystemExit("robogui: --time needs a --trajectory to move along")
+    if args.token_file and not args.listen:
+        raise SystemExit("robogui: --token-file goes with --listen")
     message = no_display_message()
     if message:  # before Qt is imported: Qt would abort the process
         raise SystemExit(message)
@@ -446,7 +476,8 @@ def _gui(args) -> int:
                    view=args.view,
                    restore=not args.no_restore, library_name=args.robot,
                    program=args.program, trajectory=args.trajectory, time_s=args.time,
-                   reopen_last=reopen_last)
+                   reopen_last=reopen_last, listen=args.listen,
+                   token_file=args.token_file)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -609,12 +609,15 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             report_first_frame: bool = False, size: tuple[int, int] | None = None,
             view: str | None = None, restore: bool = True, library_name: str | None = None,
             program: str | None = None, trajectory: str | None = None,
-            time_s: float | None = None, reopen_last: bool = False) -> int:
+            time_s: float | None = None, reopen_last: bool = False,
+            listen: tuple[str, int] | None = None, token_file: str | None = None) -> int:
     """Show the main window for ``session`` and run the event loop; returns the exit code.
 
     ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up,
     and the playhead put at ``time_s`` seconds. ``reopen_last``: open the robot of the
     last session instead of ``session``'s (no robot was asked for; ``restore`` too).
+    ``listen`` (address, port) serves the remote API there (:mod:`robogui.app.remote`),
+    its runtime file at ``token_file``.
     """
     from .errors import install_excepthook
 
@@ -628,6 +631,18 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     if size is not None:
         win.resize(*size)
     win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)
+    remote = None
+    if listen is not None:
+        from ..remote.link import close_on_signals, default_token, install_remote
+
+        try:
+            remote = install_remote(win, *listen, token=default_token(), token_file=token_file)
+        except OSError as exc:
+            win.close()
+            raise SystemExit(f"robogui: {exc}") from None
+        print(f"robogui: remote API on {remote.url}  token {remote.token}  "
+              f"(runtime file {remote.runtime_file})", flush=True)
+        close_on_signals(win)
     win.show()
     if view is not None:
         win.set_view(view)
@@ -649,4 +664,8 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             QtCore.QTimer.singleShot(400, shoot)  # let docks settle and the view repaint
 
     win.view.frameSwapped.connect(first_frame)
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        if remote is not None:
+            remote.close()
