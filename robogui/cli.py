@@ -411,9 +411,91 @@ def _parse_overlays(text: str):
                     trail="trail" in names)
 
 
-    except (RobotFileError, OSError, ValueError) as exc:
-        # the library's words name its argument; on the command line it is the option
-        raise SystemExit(f"robogui: {exc}".replace("(tip=...)", "with --tip NAME")) from None
+def _check(args) -> int:
+    """``robogui check``: contacts along a program, continuously; 1 on contact, 0 clear."""
+    import json
+    from pathlib import Path
+
+    from robogui.io.robotfile import RobotFileError, load_robot
+    from robogui.io.ros.urdf import set_package_path
+    from robogui.session.planning_scene.cell_file import load_cell
+    from robogui.session.planning_scene.continuous import check_trajectory
+    from robogui.session.teach.compile import compile_program
+    from robogui.session.teach.preflight import _move_index_per_sample
+    from robogui.session.teach.program import ProgramError
+    from robogui.session.teach.program_file import load_program
+
+    def fail(message: str) -> int:
+        print(f"robogui check: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        cell = load_cell(args.cell) if args.cell else None
+        name = args.robot or (cell.robot if cell is not None and cell.robot else ROBOT_DEFAULT)
+        if not args.robot and cell is not None and cell.robot:
+            near = Path(args.cell).parent / cell.robot  # a path relative to the cell file
+            name = str(near) if near.is_file() else cell.robot
+        set_package_path(args.package_path)
+        robot = load_robot(name, tip=args.tip)
+        program = load_program(args.program)
+        compiled = compile_program(program, robot)
+    except (RobotFileError, ProgramError, OSError, ValueError) as exc:
+        return fail(str(exc))
+    errors = [p for p in compiled.problems if p.severity == "error"]
+    if errors or compiled.trajectory is None:
+        return fail(f"{args.program}: the program does not compile: "
+                    f"{errors[0].message if errors else 'no trajectory'}")
+    traj = compiled.trajectory
+    report = check_trajectory(robot, traj.t, traj.q, cell)
+    move_of = _move_index_per_sample(compiled, len(traj.t))
+    rows = [{"pair": list(c.pair), "t_start": c.t_start, "t_end": c.t_end,
+             "t_deepest": c.t_deepest, "depth_m": c.depth,
+             "move": None if move_of[c.index] is None else move_of[c.index] + 1}
+            for c in report.contacts]
+    if args.json:
+        print(json.dumps({"program": str(args.program), "robot": robot.name,
+                          "cell": args.cell, "clear": report.clear,
+                          "duration_s": float(traj.t[-1] - traj.t[0]),
+                          "checked_states": len(report.t), "max_step_m": report.max_step,
+                          "contacts": rows}, indent=2))
+    else:
+        for r in rows:
+            where = f"move {r['move']}" if r["move"] else "start"
+            print(f"t = {r['t_start']:.3f}..{r['t_end']:.3f} s  {where}: {r['pair'][0]!r} hits "
+                  f"{r['pair'][1]!r}, up to {r['depth_m'] * 1e3:.3g} mm deep at "
+                  f"t = {r['t_deepest']:.3f} s")
+        what = f"{len(rows)} contact(s)" if rows else "clear"
+        print(f"{args.program}: {what} ({robot.name}"
+              f"{', cell ' + str(args.cell) if args.cell else ', no cell'}; "
+              f"{len(report.t)} states checked over {traj.t[-1] - traj.t[0]:.2f} s, no link "
+              f"point moving more than {report.max_step * 1e3:.2f} mm between two)")
+    return 1 if rows else 0
+
+
+def terminal_progress(what: str, stream=None):
+    """A ``progress(done, total)`` callback that keeps one line on a terminal up to date
+    (``what: frame 12/250 (4 %)``, rewritten in place, at most once per percent), or None
+    when ``stream`` (default stderr) is not a terminal: logs and pipes get only the
+    final "wrote ..." line."""
+    stream = sys.stderr if stream is None else stream
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        pct = int(100 * done / max(total, 1))
+        if pct == shown[0] and done != total:
+            return
+        shown[0] = pct
+        stream.write(f"\r{what}: frame {done}/{total} ({pct} %)")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return progress
 
 
 def no_display_message(env=None, platform: str | None = None) -> str | None:

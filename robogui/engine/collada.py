@@ -6,13 +6,12 @@ header fields, so a model in millimetres (``<unit meter="0.001">``, the myCobot 
 drawn 1000 times too large and a ``Y_UP`` model lies on its side; and an XML parser
 refuses a file with bytes after the root element (KUKA's LBR iiwa 14 base), which
 assimp-based tools (RViz, Pinocchio's loaders) read. :func:`trim_collada` gives
-the bytes to parse and the transform with the transform that puts it in metres and z up, as assimp does.
+the bytes to parse and the transform that puts the mesh in metres and z up, as assimp does.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 

@@ -112,8 +112,9 @@ class _Resolver:
 def load_mesh_guarded(path: str, roots=()):
     """(trimesh's Trimesh or Scene, 4x4 transform to apply to its vertices) of the mesh file
     ``path``, read inside the folders ``roots`` (empty: the mesh's own folder); the
-    transform is a COLLADA file's unit and up axis (identity for other formats). Raises RefusedFile (an OSError) for a path
-    refused, MeshRefused past a limit, and trimesh's own errors for a broken file."""
+    transform is a COLLADA file's unit and up axis (identity for other formats). Raises
+    RefusedFile (an OSError) for a path refused, MeshRefused past a limit, and trimesh's
+    own errors for a broken file."""
     import trimesh
 
     lim = limits()

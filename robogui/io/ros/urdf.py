@@ -259,7 +259,7 @@ def urdf_tip_choices(path: str | os.PathLike, package_path: Sequence[str] | None
     return [(k, ends[k]) for k in [*first, *rest]]
 
 
-def _tree(path, package_path, xacro_args) -> "_Tree":
+def _tree(path, package_path, xacro_args) -> _Tree:
     path = Path(path)
     if package_path is None:
         package_path = list(_package_path)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import trimesh
 
-from robogui.session.geometry.collada import collada_frame
+from robogui.engine.collada import collada_frame
 from robogui.session.geometry.visual_meshes import _read_mesh
 from tests.urdf_files import ERD
 
