@@ -27,12 +27,7 @@ from robogui.io.robot_languages.targets import (
 
 from ..explain.arm_axes import _closest_point, _joint_axes
 from ..explain.armconfig import config_of
-from .compile import (
-    _QUINTIC_PEAK,
-    DEFAULT_JOINT_SPEED_FRACTION,
-    DEFAULT_LINEAR_SPEED,
-    max_joint_speeds,
-)
+from .compile import DEFAULT_JOINT_SPEED_FRACTION, DEFAULT_LINEAR_SPEED, max_joint_speeds
 from .program import Move, Program, ProgramError
 
 __all__ = ["DIALECTS", "MoveOptions", "move_options", "export_data", "export_texts",
@@ -48,6 +43,9 @@ MAX_TCP_ACCEL = 1.2
 #: 100 % joint acceleration reaches a joint's maximum speed in this time, s
 _JOINT_ACCEL_TIME = 0.5
 _CIRCULAR_KINDS = ("circular", "circle", "movec", "arc")
+#: peak over mean speed of a quintic (minimum-jerk) move: a move given only a duration is
+#: written with the speed a smooth move of that duration peaks at
+_QUINTIC_PEAK = 1.875
 
 
 @dataclass(frozen=True)
@@ -206,6 +204,14 @@ def export_data(program: Program, robot) -> ExportProgram:
             frac = float(np.clip(np.max(_QUINTIC_PEAK * dq / (m.duration * vmax)), 0.01, 1.0))
             length = float(np.linalg.norm(target.pose[:3, 3] - prev.pose[:3, 3]))
             v_tcp = max(_QUINTIC_PEAK * length / m.duration, 1e-4)
+        for name in getattr(m, "planned", ()):  # a planned path: joint moves through its points
+            if name not in targets:
+                raise ProgramError(f"move {i + 1}: no waypoint named {name!r} on its planned "
+                                   "path")
+            motions.append(Motion("joint", targets[name], None, speed_fraction=float(frac),
+                                  tcp_speed=float(v_tcp), accel_fraction=opt.accel_percent / 100,
+                                  blend_radius=0.0, duration=None,
+                                  comment=f"planned path of move {i + 1}"))
         motions.append(Motion(opt.kind, target, via, speed_fraction=float(frac),
                               tcp_speed=float(v_tcp), accel_fraction=opt.accel_percent / 100,
                               blend_radius=opt.blend_radius, duration=m.duration,
