@@ -20,6 +20,7 @@ changed    a change is complete ("released"): heavy updates may run; value: q
 playing    playback started or stopped; value: bool
 speed      playback speed or loop changed; value: (speed, loop)
 analysis   the trajectory's analysis is ready; value: TrajectoryAnalysis
+cell       the work cell was replaced (objects, base, floor); value: Cell or None
 ========== ==================================================================
 
 Dragging a slider calls ``set_q(q, changing=True)`` repeatedly ("changing": only the
@@ -80,7 +81,7 @@ class Session(DerivedQuantities, EventEmitter):
     """
 
     EVENTS = ("robot", "tool", "q", "frames", "trajectory", "time", "changed", "playing",
-              "speed", "analysis")
+              "speed", "analysis", "cell")
 
     def __init__(self, robot: Robot, q=None, display: DisplayOptions | None = None):
         self._init_events(self.EVENTS)
@@ -96,6 +97,7 @@ class Session(DerivedQuantities, EventEmitter):
         # per trajectory (not per q): (trajectory, robot, tool path), checked by identity
         self._path_cache: tuple | None = None
         self._analysis: tuple | None = None  # (robot, trajectory, TrajectoryAnalysis)
+        self._cell = None  # the work cell (planning_scene.Cell) or None: the robot alone
 
     # -- robot and tool ------------------------------------------------------------
     @staticmethod
@@ -209,6 +211,39 @@ class Session(DerivedQuantities, EventEmitter):
             self._emit("tool", self._robot.tool)
             self._emit("frames", lazy=lambda: self.frames)
             self._emit("changed", lazy=lambda: self.q)
+
+    # -- work cell --------------------------------------------------------------------
+    @property
+    def cell(self):
+        """The work cell around the robot (:class:`~.planning_scene.cell.Cell`) or None."""
+        return self._cell
+
+    def set_cell(self, cell) -> None:
+        """Replace the work cell (a Cell, immutable, so undo can hold the old one; None: no
+        cell); fires cell and changed. A listener that fails puts the previous cell back."""
+        from .planning_scene.cell import Cell
+
+        if cell is not None and not isinstance(cell, Cell):
+            raise ValueError(f"cell must be a Cell or None, got {type(cell).__name__}")
+        if cell is self._cell:
+            return
+        previous = self._cell
+        self._cell = cell
+        self._cache.clear()
+        try:
+            with self.batch():
+                self._emit("cell", cell)
+                self._emit("changed", lazy=lambda: self.q)
+        except ListenerError as exc:
+            self._cell = previous
+            self._cache.clear()
+            try:
+                with self.batch():
+                    self._emit("cell", previous)
+            except ListenerError:
+                pass
+            raise ValueError(f"the cell could not be shown, the previous one is back: {exc}"
+                             ) from exc
 
     # -- joint vector ----------------------------------------------------------------
     def _check_q(self, q, robot: Robot | None = None) -> np.ndarray:

@@ -27,7 +27,8 @@ from robogui.io.robot_languages.targets import (
 
 from ..explain.arm_axes import _closest_point, _joint_axes
 from ..explain.armconfig import config_of
-from .compile import DEFAULT_JOINT_SPEED_FRACTION, DEFAULT_LINEAR_SPEED, max_joint_speeds
+from .compile import max_joint_speeds
+from .move_paths import DEFAULT_TCP_SPEED
 from .program import Move, Program, ProgramError
 
 __all__ = ["DIALECTS", "MoveOptions", "move_options", "export_data", "export_texts",
@@ -194,11 +195,11 @@ def export_data(program: Program, robot) -> ExportProgram:
                 raise ProgramError(f"move {i + 1}: a circular move needs a via waypoint, got "
                                    f"{opt.via!r}")
             via = targets[opt.via]
-        pct = None if opt.speed_percent is None else opt.speed_percent / 100.0
-        frac = m.speed if (m.kind == "joint" and m.speed is not None) else (
-            pct if pct is not None else DEFAULT_JOINT_SPEED_FRACTION)
+        # as compile times it: 100 % of the joint limits unless the move says less
+        pct = 1.0 if opt.speed_percent is None else opt.speed_percent / 100.0
+        frac = pct * (m.speed if (m.kind == "joint" and m.speed is not None) else 1.0)
         v_tcp = m.speed if (m.kind != "joint" and m.speed is not None) else (
-            DEFAULT_LINEAR_SPEED * (pct if pct is not None else 1.0))
+            DEFAULT_TCP_SPEED * pct)
         if m.duration is not None and prev is not None:
             dq = np.abs(target.q - prev.q)
             frac = float(np.clip(np.max(_QUINTIC_PEAK * dq / (m.duration * vmax)), 0.01, 1.0))

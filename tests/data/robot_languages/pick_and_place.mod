@@ -13,16 +13,14 @@ MODULE pick_and_place_demo
     ConfJ \On;
     ConfL \On;
     ! move 1: joint -> home
-    VelSet 50.0, 5000;
+    VelSet 100.0, 5000;
     AccSet 100.0, 100;
     MoveAbsJ jt_home, vmax, fine, t_robogui;
     ! move 2: joint -> above_pick
     MoveAbsJ jt_above_pick, vmax, fine, t_robogui;
     ! move 3: linear -> pick
-    VelSet 100.0, 5000;
     MoveL p_pick, v_250_0, fine, t_robogui;
     ! move 4: joint -> place
-    VelSet 50.0, 5000;
     MoveAbsJ jt_place, vmax, fine, t_robogui;
     ! move 5: joint -> home2
     MoveAbsJ jt_home2, vmax, fine, t_robogui;

@@ -69,7 +69,8 @@ def test_urscript_golden_reads_back_every_waypoint(puma, sample):
     # per component moves the matrix by less than 1e-6
     _check_sample(sample, puma, moves, 0.5e-6 + 1e-12, 0.5e-6 + 1e-12, 1e-6)
     # v of a joint move: the compiler's default 50 % of the slowest joint (180 deg/s)
-    assert moves[0].params["v"] == pytest.approx(round(0.5 * math.pi, 4))
+    # 100 % of the Puma's joint speed limit (180 deg/s), as the compiler times the move
+    assert moves[0].params["v"] == pytest.approx(round(math.pi, 4))
     assert moves[2].params == {"a": 1.2, "v": 0.25, "r": 0.0}
 
 
@@ -77,7 +78,7 @@ def test_rapid_golden_reads_back_every_waypoint(puma, sample):
     tool, moves = rapid.read_rapid((GOLDEN / "pick_and_place.mod").read_text())
     np.testing.assert_allclose(tool, np.eye(4))
     _check_sample(sample, puma, moves, math.radians(0.5e-6) + 1e-12, 0.5e-6 + 1e-12, 4e-9)
-    assert moves[0].params["velset"] == 50.0 and moves[2].params["velset"] == 100.0
+    assert moves[0].params["velset"] == 100.0
     assert moves[2].params["v_tcp"] == pytest.approx(0.25)
 
 
@@ -86,7 +87,7 @@ def test_krl_golden_reads_back_every_waypoint(puma, sample):
                                (GOLDEN / "pick_and_place.dat").read_text())
     np.testing.assert_allclose(tool, np.eye(4), atol=1e-15)
     _check_sample(sample, puma, moves, math.radians(0.5e-6) + 1e-12, 0.5e-6 + 1e-12, 3e-8)
-    assert moves[0].params["VEL_PTP"] == 50.0 and moves[2].params["$VEL.CP"] == 0.25
+    assert moves[0].params["VEL_PTP"] == 100.0 and moves[2].params["$VEL.CP"] == 0.25
 
 
 def test_pick_pose_agrees_with_roboticstoolbox(sample):
@@ -143,7 +144,9 @@ def test_arm_sides_follow_the_posture_not_the_frames():
     assert arm_sides(robot, q) == (True, False)
     W = fkine(robot.with_tool(np.eye(4)), q)[:3, 3]
     assert W[0] < 0  # behind the base along the arm's forward direction (+x at q1 = 0)
-    assert arm_sides(load_robot("ur5"), np.zeros(6)) is None  # no spherical wrist
+    # a UR-type arm (three parallel axes) has a closed-form configuration too
+    sides = arm_sides(load_robot("ur5"), np.zeros(6))
+    assert sides is not None and all(isinstance(s, bool) for s in sides)
 
 
 # -- the adapter for fields the program model may add --------------------------------------
