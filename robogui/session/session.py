@@ -245,6 +245,20 @@ class Session(DerivedQuantities, EventEmitter):
             raise ValueError(f"the cell could not be shown, the previous one is back: {exc}"
                              ) from exc
 
+    def object_poses(self) -> dict[str, np.ndarray]:
+        """World pose (4, 4) of every cell object as shown now, by name: its pose in the
+        cell, or, for a part that the current trajectory carries (a program's grasp and
+        release steps), where the tool holds it or where it was put down at the playhead.
+        The trajectory says so through ``carried_poses(t, tcp)`` -> {name: (4, 4)}."""
+        cell = self._cell
+        if cell is None:
+            return {}
+        poses = {o.name: o.T for o in cell.objects}
+        carried = getattr(self._trajectory, "carried_poses", None)
+        if carried is not None and self._trajectory_robot == robot_identity(self._robot):
+            poses.update({k: v for k, v in carried(self._time, self.T).items() if k in poses})
+        return poses
+
     # -- joint vector ----------------------------------------------------------------
     def _check_q(self, q, robot: Robot | None = None) -> np.ndarray:
         robot = robot or self._robot
