@@ -420,7 +420,7 @@ def _check(args) -> int:
     from robogui.io.ros.urdf import set_package_path
     from robogui.session.planning_scene.cell_file import load_cell
     from robogui.session.planning_scene.continuous import check_trajectory
-    from robogui.session.teach.compile import compile_program
+    from robogui.session.teach.compile import compile_program, cycle_time_line
     from robogui.session.teach.preflight import _move_index_per_sample
     from robogui.session.teach.program import ProgramError
     from robogui.session.teach.program_file import load_program
@@ -456,6 +456,7 @@ def _check(args) -> int:
         print(json.dumps({"program": str(args.program), "robot": robot.name,
                           "cell": args.cell, "clear": report.clear,
                           "duration_s": float(traj.t[-1] - traj.t[0]),
+                          "cycle_time_s": float(compiled.cycle_time),
                           "checked_states": len(report.t), "max_step_m": report.max_step,
                           "contacts": rows}, indent=2))
     else:
@@ -469,6 +470,7 @@ def _check(args) -> int:
               f"{', cell ' + str(args.cell) if args.cell else ', no cell'}; "
               f"{len(report.t)} states checked over {traj.t[-1] - traj.t[0]:.2f} s, no link "
               f"point moving more than {report.max_step * 1e3:.2f} mm between two)")
+        print(cycle_time_line(compiled))
     return 1 if rows else 0
 
 

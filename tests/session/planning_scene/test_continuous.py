@@ -90,6 +90,11 @@ def test_robogui_check_exits_0_when_clear_1_on_contact_2_on_a_bad_file(tmp_path,
     assert main(["check", str(DEMO_PROG), "--cell", str(DEMO_CELL)]) == 0
     out = capsys.readouterr().out
     assert "clear" in out and "no link point moving more than 2.00 mm" in out
+    # the cycle time (issue 25 item 2), the same line the compiler gives
+    from robogui.session.teach.compile import compile_program, cycle_time_line
+
+    compiled = compile_program(load_program(DEMO_PROG), rg.load_robot("puma560"))
+    assert cycle_time_line(compiled) in out and "cycle time" in out
     cell = rg.load_cell(DEMO_CELL).with_object(
         CellObject("post", "cylinder", (0.04, 0.5), xyz=(0.5, -0.3, 0.6)))
     bad = rg.save_cell(cell, tmp_path / "post.cell")
@@ -101,6 +106,7 @@ def test_robogui_check_exits_0_when_clear_1_on_contact_2_on_a_bad_file(tmp_path,
     assert data["clear"] is False and data["robot"] == "Puma 560"
     assert all(c["pair"][1] == "post" and c["depth_m"] > 0 for c in data["contacts"])
     assert data["max_step_m"] <= 0.002
+    assert data["cycle_time_s"] == pytest.approx(compiled.cycle_time)
     broken = tmp_path / "broken.cell"
     broken.write_text('format = "robogui-cell"\n[[object]]\nname = "x"\nshape = "cone"\n')
     assert main(["check", str(DEMO_PROG), "--cell", str(broken)]) == 2
