@@ -24,7 +24,8 @@ from robogui.engine.trajectory.trajectory import Trajectory
 from .cell import Cell, CellObject
 
 __all__ = ["Hold", "CarriedParts", "CarryingTrajectory", "GRASP_REACH", "SUPPORT_GAP",
-           "tcp_distance", "nearest_part", "supports_of", "object_at", "pose_xyz_rpy"]
+           "MAX_PART_RADIUS", "HeldPart", "grasp_nearest", "released_cell", "tcp_distance",
+           "nearest_part", "supports_of", "object_at", "pose_xyz_rpy"]
 
 #: a part is within reach when its surface is at most this far from the tool centre point (m):
 #: the length of a parallel gripper's fingers (a TCP at the flange still grasps a part right
@@ -33,6 +34,9 @@ GRASP_REACH = 0.10
 #: objects nearer than this to a part (m), and not deeper in it, are what it stands on (not
 #: checked against it while it is lifted off them or put down on them)
 SUPPORT_GAP = 1e-3
+#: the gripper takes what fits in a hand: an object whose bounding sphere is larger (a table,
+#: a wall) is not grasped by "grasp the nearest part"
+MAX_PART_RADIUS = 0.25
 
 
 def _coal_tf(T):
@@ -59,15 +63,18 @@ def tcp_distance(obj: CellObject, point, T=None) -> float:
     return max(0.0, float(d))
 
 
-def nearest_part(cell: Cell, point, reach: float = GRASP_REACH, poses: dict | None = None
-                 ) -> tuple[str, float] | None:
+def nearest_part(cell: Cell, point, reach: float = GRASP_REACH, poses: dict | None = None,
+                 max_radius: float = math.inf) -> tuple[str, float] | None:
     """The cell object nearest to ``point`` (3,) (world, m) within ``reach``, and its
     distance: (name, m), or None when none is that near. ``poses`` overrides objects' world
-    poses by name (parts put down elsewhere)."""
+    poses by name (parts put down elsewhere); objects whose bounding sphere is larger than
+    ``max_radius`` (m) are not candidates."""
     poses = poses or {}
     p = np.asarray(point, float).reshape(3)
     best = None
     for o in cell.objects:
+        if o.radius > max_radius:
+            continue
         T = poses.get(o.name, o.T)
         if np.linalg.norm(T[:3, 3] - p) - o.radius > reach:
             continue  # its bounding sphere is already too far
@@ -236,3 +243,48 @@ class CarryingTrajectory(Trajectory):
 
     def with_carried(self, carried: CarriedParts | None) -> CarryingTrajectory:
         return replace(self, carried=carried)
+
+
+@dataclass(frozen=True, eq=False)
+class HeldPart:
+    """A part the gripper holds while the user drives: the cell object ``name``, its pose in
+    the tool frame ``offset`` (4, 4), and what it stood on when grasped (``lifted_from``)."""
+
+    name: str
+    offset: np.ndarray
+    lifted_from: tuple = ()
+
+    def __post_init__(self):
+        T = np.array(self.offset, dtype=float).reshape(4, 4)
+        if not np.all(np.isfinite(T)):
+            raise ValueError("a held part's offset must be finite")
+        T.setflags(write=False)
+        object.__setattr__(self, "offset", T)
+        object.__setattr__(self, "lifted_from", tuple(self.lifted_from))
+
+    def pose(self, cell: Cell, tcp) -> np.ndarray:
+        """Its world pose (4, 4): ``cell.base @ tcp @ offset``, ``tcp`` (4, 4) the tool centre
+        point in the robot's frame (the session's ``T``)."""
+        return cell.base @ np.asarray(tcp, float) @ self.offset
+
+
+def grasp_nearest(cell: Cell, tcp, reach: float = GRASP_REACH) -> HeldPart:
+    """Grasp the part nearest to the tool centre point ``tcp`` (4, 4, the robot's frame)
+    within ``reach`` (m): objects no larger than :data:`MAX_PART_RADIUS`. ValueError with
+    a sentence for the user when none is within reach."""
+    W = cell.base @ np.asarray(tcp, float)
+    got = nearest_part(cell, W[:3, 3], reach, max_radius=MAX_PART_RADIUS)
+    if got is None:
+        near = nearest_part(cell, W[:3, 3], math.inf, max_radius=MAX_PART_RADIUS)
+        hint = (f" (the nearest, {near[0]!r}, is {near[1] * 1e3:.0f} mm away)"
+                if near is not None else "")
+        raise ValueError(f"no part within {reach * 1e3:.0f} mm of the tool centre point"
+                         f"{hint}")
+    obj = cell.object(got[0])
+    return HeldPart(obj.name, np.linalg.inv(W) @ obj.T, supports_of(cell, obj.name))
+
+
+def released_cell(cell: Cell, held: HeldPart, tcp) -> Cell:
+    """The cell with the ``held`` part left where the tool centre point ``tcp`` (4, 4, the
+    robot's frame) holds it."""
+    return cell.with_object(object_at(cell.object(held.name), held.pose(cell, tcp)))

@@ -32,7 +32,7 @@ from .cell import Cell
 from .collisions import collision_world, obstacles_of
 from .continuous import STEP, ContinuousReport, check_trajectory
 
-__all__ = ["holding_world", "check_holding", "check_carrying"]
+__all__ = ["holding_world", "check_holding", "check_carrying", "check_live"]
 
 
 @lru_cache(maxsize=4)
@@ -73,6 +73,35 @@ def check_holding(robot, q, cell: Cell, part: str, offset, distance: bool = True
     :func:`~robogui.session.planning_scene.collisions.check_collisions`, the part's contacts
     named by the part's name."""
     return holding_world(robot, cell, part, offset, exclude).check(q, distance=distance)
+
+
+def check_live(robot, q, cell: Cell | None, held=None, distance: bool = True
+               ) -> CollisionReport:
+    """The live check while the user drives: ``robot`` at q (n,) or (m, n) in ``cell``,
+    holding ``held`` (a :class:`~.carried.HeldPart`, e.g. ``session.held``, or None: the
+    plain :func:`~.collisions.check_collisions`). The part touching what it was lifted from
+    (deeper than :data:`~.carried.SUPPORT_GAP` neither) is not a contact: it still stands
+    there."""
+    from .carried import SUPPORT_GAP
+    from .collisions import check_collisions
+
+    if held is None or cell is None:
+        return check_collisions(robot, q, cell, distance=distance)
+    rep = check_holding(robot, q, cell, held.name, held.offset, distance=True)
+    single = np.ndim(rep.colliding) == 0
+    pairs, depths = ([rep.pairs], [rep.depths]) if single else (rep.pairs, rep.depths)
+    keep_p, keep_d = [], []
+    for ps, ds in zip(pairs, depths, strict=True):
+        kept = [(p, d) for p, d in zip(ps, ds, strict=True)
+                if not (held.name in p and (p[1] if p[0] == held.name else p[0])
+                        in held.lifted_from and d <= SUPPORT_GAP)]
+        keep_p.append([p for p, _ in kept])
+        keep_d.append([d for _, d in kept])
+    colliding = np.array([bool(p) for p in keep_p])
+    if single:
+        return CollisionReport(bool(colliding[0]), rep.distance, keep_p[0], keep_d[0],
+                               rep.nearest)
+    return CollisionReport(colliding, rep.distance, keep_p, keep_d, rep.nearest)
 
 
 def _phases(carried: CarriedParts, k: int) -> list[tuple[int, int, object]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import coal
 import numpy as np
+import pytest
 
 import robogui as rg
 from robogui.cli import main
@@ -162,3 +163,40 @@ def test_a_decoration_part_is_carried_but_never_checked():
     cell = Cell((ghost, WALL), floor=False)
     c = compile_program(_program(True), ARM, cell=cell)
     assert c.carried is not None and program_contacts(ARM, c, cell).clear
+
+
+def test_live_the_held_part_follows_the_tool_and_only_touching_its_support_is_allowed():
+    from robogui.session.planning_scene.carried import HeldPart, grasp_nearest, released_cell
+    from robogui.session.planning_scene.carrying import check_live
+    from robogui.session.session import Session
+
+    robot = rg.load_robot("puma560")
+    cell = load_cell(DEMO_CELL)
+    prog = load_program(DEMO_PROG)
+    s = Session(robot, prog.waypoint("pick").q)
+    s.set_cell(cell)
+    held = grasp_nearest(cell, s.T)
+    assert held.name == "part" and held.lifted_from == ("bin A bottom",)
+    s.set_held(held)
+    # standing on the bin's bottom: touching, not a contact live; the plain check says touch
+    live = check_live(robot, s.q, cell, s.held)
+    assert not live.colliding and live.pairs == []
+    assert check_holding(robot, s.q, cell, "part", held.offset).pairs == [
+        ("part", "bin A bottom")]
+    # 5 mm lower than it stands (along the part's own z, up): a contact
+    sunk = HeldPart("part", held.offset @ pose_matrix((0, 0, -0.005), (0, 0, 0)),
+                    held.lifted_from)
+    deep = check_live(robot, s.q, cell, sunk)
+    assert deep.pairs == [("part", "bin A bottom")] and deep.depths[0] == pytest.approx(
+        0.005, abs=1e-6)
+    # the part follows the tool in object_poses, and stays where released
+    s.set_q(prog.waypoint("place").q)
+    T = s.object_poses()["part"]
+    np.testing.assert_allclose(T[:3, 3], [0.5, -0.3, 0.445], atol=1e-6)
+    s.set_cell(released_cell(cell, s.held, s.T))
+    s.set_held(None)
+    np.testing.assert_allclose(s.object_poses()["part"], T, atol=1e-12)
+    # a cell without the held part lets go of it
+    s.set_held(grasp_nearest(s.cell, s.T))
+    s.set_cell(s.cell.without("part"))
+    assert s.held is None
