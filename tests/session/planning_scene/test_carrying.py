@@ -17,6 +17,7 @@ from robogui.engine.kinematics.kinematics import fkine
 from robogui.session.planning_scene.carrying import check_carrying, check_holding
 from robogui.session.planning_scene.cell import Cell, CellObject, pose_matrix
 from robogui.session.planning_scene.cell_file import load_cell
+from robogui.session.planning_scene.continuous import check_trajectory
 from robogui.session.teach.compile import compile_program
 from robogui.session.teach.preflight import preflight, program_contacts
 from robogui.session.teach.program import Move, Program
@@ -200,3 +201,22 @@ def test_live_the_held_part_follows_the_tool_and_only_touching_its_support_is_al
     s.set_held(grasp_nearest(s.cell, s.T))
     s.set_cell(s.cell.without("part"))
     assert s.held is None
+
+
+def test_the_tip_link_may_touch_the_part_it_reaches_for_and_lets_go_of():
+    # held right at the tip the bar overlaps the tip link's capsule: the fingers round it
+    bar = CellObject("part", "box", (0.3, 0.1, 0.1), xyz=(3.15, 0.0, 0.0))
+    cell = Cell((bar,), floor=False)
+    prog = (Program(name="touch").add_waypoint(QA, "A").add_waypoint(QB, "B")
+            .insert_move(Move("joint", "A")).grasp("part").insert_move(Move("joint", "B"))
+            .release().insert_move(Move("joint", "A")))
+    c = compile_program(prog, ARM, QB, cell=cell)  # from B: the arm comes to the part
+    (hold,) = c.carried.holds
+    assert hold.lifted_from == () and hold.put_on == ()
+    rep = program_contacts(ARM, c, cell)
+    assert rep.clear, rep.contacts
+    # the plain check of the approach sees the tip link in the bar at the grasp
+    t, q = c.trajectory.t, c.trajectory.q
+    plain = check_trajectory(ARM, t[:hold.i_grasp + 1], q[:hold.i_grasp + 1], cell)
+    assert {ct.pair for ct in plain.contacts} == {("link3", "part")}
+    assert plain.contacts[-1].t_end == pytest.approx(hold.t_grasp)
