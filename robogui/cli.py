@@ -419,9 +419,8 @@ def _check(args) -> int:
     from robogui.io.robotfile import RobotFileError, load_robot
     from robogui.io.ros.urdf import set_package_path
     from robogui.session.planning_scene.cell_file import load_cell
-    from robogui.session.planning_scene.continuous import check_trajectory
     from robogui.session.teach.compile import compile_program, cycle_time_line
-    from robogui.session.teach.preflight import _move_index_per_sample
+    from robogui.session.teach.preflight import _move_index_per_sample, program_contacts
     from robogui.session.teach.program import ProgramError
     from robogui.session.teach.program_file import load_program
 
@@ -438,7 +437,7 @@ def _check(args) -> int:
         set_package_path(args.package_path)
         robot = load_robot(name, tip=args.tip)
         program = load_program(args.program)
-        compiled = compile_program(program, robot)
+        compiled = compile_program(program, robot, cell=cell)  # grasped parts ride the tool
     except (RobotFileError, ProgramError, OSError, ValueError) as exc:
         return fail(str(exc))
     errors = [p for p in compiled.problems if p.severity == "error"]
@@ -446,7 +445,7 @@ def _check(args) -> int:
         return fail(f"{args.program}: the program does not compile: "
                     f"{errors[0].message if errors else 'no trajectory'}")
     traj = compiled.trajectory
-    report = check_trajectory(robot, traj.t, traj.q, cell)
+    report = program_contacts(robot, compiled, cell)
     move_of = _move_index_per_sample(compiled, len(traj.t))
     rows = [{"pair": list(c.pair), "t_start": c.t_start, "t_end": c.t_end,
              "t_deepest": c.t_deepest, "depth_m": c.depth,

@@ -21,6 +21,7 @@ playing    playback started or stopped; value: bool
 speed      playback speed or loop changed; value: (speed, loop)
 analysis   the trajectory's analysis is ready; value: TrajectoryAnalysis
 cell       the work cell was replaced (objects, base, floor); value: Cell or None
+held       the gripper took or let go of a part; value: HeldPart or None
 ========== ==================================================================
 
 Dragging a slider calls ``set_q(q, changing=True)`` repeatedly ("changing": only the
@@ -81,7 +82,7 @@ class Session(DerivedQuantities, EventEmitter):
     """
 
     EVENTS = ("robot", "tool", "q", "frames", "trajectory", "time", "changed", "playing",
-              "speed", "analysis", "cell")
+              "speed", "analysis", "cell", "held")
 
     def __init__(self, robot: Robot, q=None, display: DisplayOptions | None = None):
         self._init_events(self.EVENTS)
@@ -98,6 +99,7 @@ class Session(DerivedQuantities, EventEmitter):
         self._path_cache: tuple | None = None
         self._analysis: tuple | None = None  # (robot, trajectory, TrajectoryAnalysis)
         self._cell = None  # the work cell (planning_scene.Cell) or None: the robot alone
+        self._held = None  # the part in the gripper (planning_scene.carried.HeldPart) or None
 
     # -- robot and tool ------------------------------------------------------------
     @staticmethod
@@ -230,6 +232,8 @@ class Session(DerivedQuantities, EventEmitter):
         previous = self._cell
         self._cell = cell
         self._cache.clear()
+        if self._held is not None and (cell is None or self._held.name not in cell.names):
+            self.set_held(None)  # its part is gone
         try:
             with self.batch():
                 self._emit("cell", cell)
@@ -257,7 +261,31 @@ class Session(DerivedQuantities, EventEmitter):
         carried = getattr(self._trajectory, "carried_poses", None)
         if carried is not None and self._trajectory_robot == robot_identity(self._robot):
             poses.update({k: v for k, v in carried(self._time, self.T).items() if k in poses})
+        if self._held is not None and self._held.name in poses:  # in the gripper now
+            poses[self._held.name] = self._held.pose(cell, self.T)
         return poses
+
+    @property
+    def held(self):
+        """The part in the gripper while the user drives
+        (:class:`~.planning_scene.carried.HeldPart`: name, pose in the tool frame) or None."""
+        return self._held
+
+    def set_held(self, held) -> None:
+        """Take a part in the gripper (a HeldPart naming an object of the cell) or let go
+        (None; the part goes back to its pose in the cell: to leave it where it is, set the
+        cell from :func:`~.planning_scene.carried.released_cell` first). Fires held."""
+        from .planning_scene.carried import HeldPart
+
+        if held is not None:
+            if not isinstance(held, HeldPart):
+                raise ValueError(f"held must be a HeldPart or None, got {type(held).__name__}")
+            if self._cell is None or held.name not in self._cell.names:
+                raise ValueError(f"there is no object {held.name!r} in the cell to hold")
+        if held is self._held:
+            return
+        self._held = held
+        self._emit("held", held)
 
     # -- joint vector ----------------------------------------------------------------
     def _check_q(self, q, robot: Robot | None = None) -> np.ndarray:

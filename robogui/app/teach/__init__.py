@@ -20,6 +20,7 @@ from robogui.session.teach.teach import TeachState
 
 from ..widgets.docking import dock_panel
 from .ghosts import GhostLayer, TrailLayer
+from .gripper_box import GripperBox
 from .jog_panel import JogPanel
 from .program_panel import ProgramPanel
 from .target_panel import TargetPanel
@@ -28,7 +29,7 @@ from .tool_editor import ToolEditor
 
 __all__ = ["TeachPendant", "install_teach_pendant", "default_autosave_path", "JogPanel",
            "ToolEditor", "TargetPanel", "ProgramPanel", "Timeline", "GhostLayer",
-           "TrailLayer"]
+           "TrailLayer", "GripperBox"]
 
 
 def default_autosave_path() -> Path:
@@ -52,6 +53,7 @@ class TeachPendant:
     trail: TrailLayer | None
     docks: dict[str, QtWidgets.QDockWidget] = field(default_factory=dict)
     recovery_offered: bool = False
+    gripper: GripperBox | None = None
 
     def view_actions(self) -> list:
         """Show/hide actions of the pendant's docks (for the View menu)."""
@@ -126,6 +128,8 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
     tool_box = QtWidgets.QGroupBox("Tool (TCP) relative to the flange")
     QtWidgets.QVBoxLayout(tool_box).addWidget(tool)
     jl.addWidget(tool_box)
+    gripper = GripperBox(session, state)  # grasp / release while driving (a work cell)
+    jl.addWidget(gripper)
     jl.addStretch(1)
 
     right = QtCore.Qt.DockWidgetArea.RightDockWidgetArea
@@ -156,7 +160,8 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
         docks["timeline"] = dock_panel(window, timeline, "Timeline",
                                   QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
 
-    pendant = TeachPendant(state, jog, tool, target, program, timeline, ghosts, trail, docks)
+    pendant = TeachPendant(state, jog, tool, target, program, timeline, ghosts, trail, docks,
+                           gripper=gripper)
     if offer_recovery and program.offer_recovery():
         pendant.recovery_offered = True
         docks["program"].raise_()

@@ -347,6 +347,10 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         if i is None:
             return
         m = self.state.program.moves[i]
+        if m.is_gripper:  # a grasp or release: its comment only (its kind is in the list)
+            for w in widgets:
+                w.setEnabled(w is self.move_comment)
+            return self.move_comment.setText(m.comment)
         for w in widgets:
             w.blockSignals(True)
         try:
@@ -542,6 +546,8 @@ class ProgramPanel(ProgramFileActions, QtWidgets.QWidget):
         i = self.selected_move()
         if i is None:
             return
+        if self.state.program.moves[i].is_gripper:  # only its comment is edited here
+            return self._edit("update_move", i, comment=self.move_comment.text())
         timing = _TIMING[self.timing_combo.currentIndex()]
         value = self.timing_value.value()
         kind = self.kind_combo.currentText()

@@ -94,11 +94,15 @@ class CollisionWorld:
         the robot's own base transform follows it).
     floor_z : height of the floor plane (m), or None for no floor.
     self_collisions : check the robot against itself.
-    geometry : a prebuilt :class:`RobotGeometry` (else built from the robot).
+    geometry : a prebuilt :class:`RobotGeometry` (else built from the robot; an object the
+        robot holds is a piece of it: :func:`.attached.with_attached`).
+    exclude : pairs ``(piece link name, obstacle name)`` not checked (a held part and what
+        it stands on).
     """
 
     def __init__(self, robot, obstacles=(), base=None, floor_z: float | None = None,
-                 self_collisions: bool = True, geometry: RobotGeometry | None = None):
+                 self_collisions: bool = True, geometry: RobotGeometry | None = None,
+                 exclude=()):
         import coal
 
         self.robot = robot
@@ -142,7 +146,9 @@ class CollisionWorld:
             self._floor_tf = coal.Transform3s()
         # pairs: (a, b, kind) with kind 0 self, 1 obstacle (b indexes obstacles), 2 floor
         self_pairs = geom.self_pairs if self_collisions else np.zeros((0, 2), int)
-        env = [(a, o) for a in range(P) for o in range(len(self.obstacles))]
+        skip = {tuple(x) for x in exclude}
+        env = [(a, o) for a in range(P) for o in range(len(self.obstacles))
+               if not skip or (geom.pieces[a].link, self.obstacles[o].name) not in skip]
         flo = [(a, 0) for a in range(P) if floor_z is not None
                and geom.pieces[a].frame not in _FLOOR_EXEMPT]
         self._pairs = [np.asarray(x, int).reshape(-1, 2) for x in (self_pairs, env, flo)]

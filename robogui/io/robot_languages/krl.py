@@ -9,7 +9,10 @@ axis's maximum), ``$VEL.CP`` (m/s) and ``$ACC.CP`` (m/s^2) for LIN and CIRC. KRL
 move time: a move given a duration gets the equivalent speed (computed by the session).
 Blend radii: ``$APO.CDIS`` (mm) and ``C_DIS`` after the move (``C_DIS`` after ``PTP``
 too: a radius is a distance, while ``C_PTP``'s percent of axis travel is not; 0 = exact
-stop). ``$TOOL = {X, Y, Z, A, B, C}`` from the tool, ``$BASE`` the null frame.
+stop). ``$TOOL = {X, Y, Z, A, B, C}`` from the tool, ``$BASE`` the null frame. A grasp is
+``$OUT[1]=TRUE``, a release ``$OUT[1]=FALSE`` (output :data:`GRIPPER_OUTPUT`, fixed),
+followed by ``WAIT SEC t`` when the step has a duration; the move before it is an exact
+stop, so the output switches at the point.
 
 The module's name is the files' stem (KRL requires it). At most six revolute robot axes;
 more joints and prismatic joints are refused (a smaller arm's missing axes are 0 deg).
@@ -25,7 +28,9 @@ import numpy as np
 from robogui.engine.spatial.transforms import rpy2r, rt2tr, tr2rpy
 
 from .targets import (
+    GRIPPER_COMMENT,
     ExportProgram,
+    GripperAction,
     ReadMove,
     RobotLanguageError,
     Target,
@@ -37,7 +42,7 @@ from .targets import (
 )
 
 __all__ = ["write_krl", "read_krl", "kuka_abc", "pose_from_kuka", "MM_DECIMALS",
-           "DEG_DECIMALS", "SUFFIXES", "module_name"]
+           "DEG_DECIMALS", "SUFFIXES", "module_name", "GRIPPER_OUTPUT"]
 
 DIALECT = "KRL"
 SUFFIXES = (".src", ".dat")
@@ -45,6 +50,8 @@ MM_DECIMALS = 3
 DEG_DECIMALS = 6
 _NAME_LEN = 24
 _EXTAXES = ",".join(f"E{i} 0.0" for i in range(1, 7))
+#: the digital output ``$OUT[n]`` that closes the gripper (TRUE) and opens it (FALSE)
+GRIPPER_OUTPUT = 1
 
 
 def kuka_abc(T) -> np.ndarray:
@@ -118,6 +125,12 @@ def write_krl(program: ExportProgram, module: str | None = None) -> tuple[str, s
             state[key] = line
 
     for i, m in enumerate(program.motions):
+        if isinstance(m, GripperAction):
+            src += [f"  ; {m.label(i + 1)}",
+                    f"  $OUT[{GRIPPER_OUTPUT}]={'TRUE' if m.on else 'FALSE'}"]
+            if m.duration is not None:
+                src.append(f"  WAIT SEC {fmt(m.duration, 3)}")
+            continue
         via = f" via {m.via.name}" if m.via is not None else ""
         note = f" ({m.comment})" if m.comment else ""
         src.append(f"  ; move {i + 1}: {m.kind}{via} -> {m.target.name}{note}")
@@ -148,6 +161,8 @@ _MOVE = re.compile(r"^(PTP|LIN|CIRC)\s+(\w+)(?:,\s*(\w+))?(\s+C_DIS)?$")
 _SKIP = re.compile(r"^(&ACCESS RVP|&REL 1|DEF\s+\w+\(\s*\)|END|DEFDAT\s+\w+|ENDDAT|"
                    r"\$BASE = \{X 0\.0,Y 0\.0,Z 0\.0,A 0\.0,B 0\.0,C 0\.0\})$")
 _COMMENT = re.compile(r"^; move \d+: \w+(?: via \S+)? -> (.*?)(?: \(.*\))?$")
+_OUT = re.compile(r"^\$OUT\[(\d+)\]\s*=\s*(TRUE|FALSE)$")
+_WAIT = re.compile(r"^WAIT SEC\s+(\S+)$")
 
 
 def _fields(body: str, where: str) -> dict[str, float]:
@@ -170,7 +185,9 @@ def _need(fields: dict, keys, where: str) -> list[float]:
 def read_krl(src: str, dat: str) -> tuple[np.ndarray, list[ReadMove]]:
     """Read what :func:`write_krl` wrote: ``(tool, moves)``, ``tool`` the (4, 4) ``$TOOL``
     (m), one :class:`ReadMove` per PTP / LIN / CIRC with ``q`` (6,) rad (E6AXIS) or
-    ``pose`` (4, 4) m (E6POS) and the settings in force in ``params``."""
+    ``pose`` (4, 4) m (E6POS) and the settings in force in ``params``; a gripper step
+    (``$OUT[n]=``) as kind "grasp" / "release" with the part as ``name``, ``params``
+    ``output`` and, after a ``WAIT SEC``, ``duration`` s."""
     checked_text(src, DIALECT)
     checked_text(dat, DIALECT)
     points: dict[str, tuple[str, dict]] = {}
@@ -192,7 +209,18 @@ def read_krl(src: str, dat: str) -> tuple[np.ndarray, list[ReadMove]]:
             continue
         if line.startswith(";"):
             c = _COMMENT.match(line)
-            name = c.group(1) if c else name
+            g = GRIPPER_COMMENT.match(line[2:])
+            name = c.group(1) if c else (g.group(2) or "") if g else name
+            continue
+        if mt := _OUT.match(line):
+            moves.append(ReadMove("grasp" if mt.group(2) == "TRUE" else "release", name,
+                                  params={"output": int(mt.group(1))}))
+            continue
+        if mt := _WAIT.match(line):
+            if not moves or moves[-1].kind not in ("grasp", "release"):
+                raise RobotLanguageError(f"{DIALECT}: {where}: a WAIT SEC robogui writes only "
+                                         "after a gripper output")
+            moves[-1].params["duration"] = parse_number(mt.group(1), DIALECT, where)
             continue
         if line.startswith("$TOOL"):
             body = line.partition("=")[2].strip()

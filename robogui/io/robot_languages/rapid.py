@@ -13,7 +13,10 @@ a Cartesian move gets ``VelSet 100, 5000`` and a ``speeddata`` ``[v_tcp mm/s, 50
 ``AccSet pct, 100`` (ABB raises values under 20 % to 20 %). Blend radii: ``fine`` for 0,
 else a ``zonedata`` ``[FALSE, r, 1.5 r, 1.5 r, 0.15 r deg, 1.5 r, 0.15 r deg]`` (r in mm,
 the proportions of ABB's predefined z10). ``tooldata`` from the tool with a placeholder
-load of 1 g (ABB refuses a zero mass; enter the real load).
+load of 1 g (ABB refuses a zero mass; enter the real load). A grasp is ``SetDO doGripper,
+1;``, a release ``SetDO doGripper, 0;`` (the digital output :data:`GRIPPER_SIGNAL`, fixed:
+define it in the controller's I/O configuration), followed by ``WaitTime t;`` when the step
+has a duration; the move before it ends at ``fine`` so the output switches at the point.
 
 At most six revolute robot axes; prismatic joints and more joints are refused (missing
 axes of a smaller arm are written as 0 deg). :func:`read_rapid` reads back exactly what
@@ -31,7 +34,9 @@ from robogui.engine.spatial.quaternion import q2r, r2q
 from robogui.engine.spatial.transforms import rt2tr
 
 from .targets import (
+    GRIPPER_COMMENT,
     ExportProgram,
+    GripperAction,
     ReadMove,
     RobotLanguageError,
     Target,
@@ -44,7 +49,7 @@ from .targets import (
 )
 
 __all__ = ["write_rapid", "read_rapid", "confdata", "MM_DECIMALS", "QUAT_DECIMALS",
-           "DEG_DECIMALS", "SUFFIX"]
+           "DEG_DECIMALS", "SUFFIX", "GRIPPER_SIGNAL"]
 
 DIALECT = "RAPID"
 SUFFIX = ".mod"
@@ -54,6 +59,8 @@ DEG_DECIMALS = 6
 _NAME_LEN = 32
 _EXT = "[9E9, 9E9, 9E9, 9E9, 9E9, 9E9]"
 _TOOL = "t_robogui"
+#: the digital output that closes the gripper (1) and opens it (0)
+GRIPPER_SIGNAL = "doGripper"
 
 
 def confdata(q, sides: tuple[bool, bool] | None) -> tuple[int, int, int, int]:
@@ -138,6 +145,11 @@ def write_rapid(program: ExportProgram, joint_instruction: str = "MoveAbsJ") -> 
     speeds, zones, body = {}, {}, []
     vel, acc = None, None
     for i, m in enumerate(program.motions):
+        if isinstance(m, GripperAction):
+            body += [f"    ! {m.label(i + 1)}", f"    SetDO {GRIPPER_SIGNAL}, {int(m.on)};"]
+            if m.duration is not None:
+                body.append(f"    WaitTime {fmt(m.duration, 3)};")
+            continue
         via = f" via {m.via.name}" if m.via is not None else ""
         note = f" ({m.comment})" if m.comment else ""
         body.append(f"    ! move {i + 1}: {m.kind}{via} -> {m.target.name}{note}")
@@ -198,6 +210,8 @@ _MOVE = re.compile(r"^(MoveAbsJ|MoveJ|MoveL|MoveC)\s+(\w+)(?:,\s*(\w+))?,\s*(\w+
 _SET = re.compile(r"^(VelSet|AccSet)\s+([-+0-9.eE]+),\s*([-+0-9.eE]+);$")
 _SKIP = re.compile(r"^(MODULE\s+\w+|ENDMODULE|PROC\s+main\(\)|ENDPROC|Conf[JL]\s+\\On;)$")
 _COMMENT = re.compile(r"^! move \d+: \w+(?: via \S+)? -> (.*?)(?: \(.*\))?$")
+_SETDO = re.compile(r"^SetDO\s+(\w+),\s*([01]);$")
+_WAIT = re.compile(r"^WaitTime\s+([-+0-9.eE]+);$")
 
 
 def _pose_from(value, where: str) -> np.ndarray:
@@ -259,7 +273,9 @@ def read_rapid(text: str) -> tuple[np.ndarray, list[ReadMove]]:
     """Read what :func:`write_rapid` wrote: ``(tool, moves)``, ``tool`` the (4, 4) tooldata
     frame (m), one :class:`ReadMove` per move instruction with ``q`` (6,) rad (MoveAbsJ) or
     ``pose`` (4, 4) m, the robtarget's ``confdata`` in ``params["conf"]``, and the
-    ``VelSet``/``AccSet`` in force. Anything else is refused with its line number."""
+    ``VelSet``/``AccSet`` in force; a gripper step (``SetDO``) as kind "grasp" / "release"
+    with the part as ``name``, ``params`` ``signal`` and, after a ``WaitTime``,
+    ``duration`` s. Anything else is refused with its line number."""
     checked_text(text, DIALECT)
     data: dict[str, tuple[str, object]] = {}
     moves, tool, name = [], None, ""
@@ -271,7 +287,18 @@ def read_rapid(text: str) -> tuple[np.ndarray, list[ReadMove]]:
             continue
         if line.startswith("!"):
             c = _COMMENT.match(line)
-            name = c.group(1) if c else name
+            g = GRIPPER_COMMENT.match(line[2:])
+            name = c.group(1) if c else (g.group(2) or "") if g else name
+            continue
+        if mt := _SETDO.match(line):
+            moves.append(ReadMove("grasp" if mt.group(2) == "1" else "release", name,
+                                  params={"signal": mt.group(1)}))
+            continue
+        if mt := _WAIT.match(line):
+            if not moves or moves[-1].kind not in ("grasp", "release"):
+                raise RobotLanguageError(f"{DIALECT}: {where}: a WaitTime robogui writes only "
+                                         "after a gripper output")
+            moves[-1].params["duration"] = parse_number(mt.group(1), DIALECT, where)
             continue
         if mt := _DECL.match(line):
             kind, ident = mt.group(2), mt.group(3)

@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["RobotLanguageError", "Target", "Motion", "ExportProgram", "ReadMove",
-           "MOTION_KINDS", "identifiers", "fmt", "check_joints", "MAX_TEXT_CHARS",
-           "checked_text", "parse_number", "parse_brackets"]
+__all__ = ["RobotLanguageError", "Target", "Motion", "GripperAction", "ExportProgram",
+           "ReadMove", "MOTION_KINDS", "GRIPPER_KINDS", "identifiers", "fmt", "check_joints",
+           "MAX_TEXT_CHARS", "checked_text", "parse_number", "parse_brackets",
+           "GRIPPER_COMMENT"]
 
 MOTION_KINDS = ("joint", "linear", "circular")
+#: program steps that switch the gripper's output where the arm is
+GRIPPER_KINDS = ("grasp", "release")
 #: readers refuse longer texts (a program of 100,000 moves stays well under it)
 MAX_TEXT_CHARS = 64 * 2**20
 
@@ -78,12 +81,58 @@ class Motion:
                            " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", str(self.comment)).split()))
 
 
+def _one_line(text) -> str:
+    """``text`` fit for one comment line of exported text: no control characters."""
+    return " ".join(re.sub(r"[\x00-\x1f\x7f]", " ", str(text)).split())
+
+
+@dataclass(frozen=True, eq=False)
+class GripperAction:
+    """A gripper step: ``kind`` "grasp" (the gripper's output on) or "release" (off), the
+    ``part`` it takes (named in a comment), the gripper's ``duration`` s (the program waits)
+    or None. ``target`` and ``via`` are None (it does not move the arm)."""
+
+    kind: str
+    part: str = ""
+    duration: float | None = None
+    comment: str = ""
+    target: None = None
+    via: None = None
+
+    def __post_init__(self):
+        if self.kind not in GRIPPER_KINDS:
+            raise RobotLanguageError(f"a gripper step is 'grasp' or 'release', got "
+                                     f"{self.kind!r}")
+        if self.duration is not None and not (math.isfinite(self.duration)
+                                              and self.duration > 0):
+            raise RobotLanguageError(f"a gripper step's duration must be positive, got "
+                                     f"{self.duration!r}")
+        object.__setattr__(self, "part", _one_line(self.part))
+        object.__setattr__(self, "comment", _one_line(self.comment))
+
+    @property
+    def on(self) -> bool:
+        """The output's value: True to grasp, False to release."""
+        return self.kind == "grasp"
+
+    def label(self, step: int) -> str:
+        """The comment line's words, e.g. ``step 4: grasp part (close)``."""
+        note = f" ({self.comment})" if self.comment else ""
+        part = f" {self.part}" if self.part else ""
+        return f"step {step}: {self.kind}{part}{note}"
+
+
+#: what the readers take back from a gripper step's comment: kind, part
+GRIPPER_COMMENT = re.compile(r"step \d+: (grasp|release)(?: (.*?))?(?: \(.*\))?$")
+
+
 @dataclass(frozen=True, eq=False)
 class ExportProgram:
     """A program ready to write: ``name``, the robot's ``robot_name``, its ``joint_types``
     ("R"/"P" per joint), ``tool`` (4, 4) flange -> TCP in metres, ``max_joint_speed`` (n,)
     rad/s or m/s, ``max_joint_accel`` (n,) rad/s^2 or m/s^2, ``max_tcp_accel`` m/s^2
-    (what 100 % acceleration means), and the ``motions`` in order."""
+    (what 100 % acceleration means), and the ``motions`` in order (:class:`Motion` s and
+    :class:`GripperAction` s)."""
 
     name: str
     robot_name: str
@@ -111,10 +160,11 @@ class ExportProgram:
 
 @dataclass
 class ReadMove:
-    """One move read back from exported text: ``kind`` as in :data:`MOTION_KINDS`, ``name``
-    of the target (the identifier written), ``q`` (n,) rad for joint moves or ``pose``
-    (4, 4) metres for Cartesian ones, ``via_pose`` for circular moves, and the move's
-    parameters as written (``params``: dialect words -> numbers)."""
+    """One move read back from exported text: ``kind`` as in :data:`MOTION_KINDS` (or a
+    gripper step, :data:`GRIPPER_KINDS`, ``name`` the part, ``params`` the output and
+    ``duration``), ``name`` of the target (the identifier written), ``q`` (n,) rad for
+    joint moves or ``pose`` (4, 4) metres for Cartesian ones, ``via_pose`` for circular
+    moves, and the move's parameters as written (``params``: dialect words -> numbers)."""
 
     kind: str
     name: str

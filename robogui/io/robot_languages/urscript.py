@@ -7,6 +7,9 @@ program's speed fraction times the slowest joint's maximum speed (rad/s) and ``a
 acceleration fraction times the smallest maximum joint acceleration (rad/s^2); linear and
 circular moves take ``v`` (m/s) and ``a`` (m/s^2) of the tool; ``r`` is the blend radius
 (m); a move with a duration gets ``t=`` (URScript then ignores ``a`` and ``v``).
+A grasp is ``set_tool_digital_out(0, True)``, a release ``set_tool_digital_out(0, False)``
+(the tool flange's digital output 0, :data:`GRIPPER_OUTPUT`, fixed), followed by
+``sleep(t)`` when the step has a duration.
 A UR arm has six revolute joints: other robots are refused.
 
 :func:`read_urscript` reads back exactly what :func:`write_urscript` writes.
@@ -21,7 +24,9 @@ import numpy as np
 from robogui.engine.spatial.transforms import angvec2tr, tr2angvec, transl
 
 from .targets import (
+    GRIPPER_COMMENT,
     ExportProgram,
+    GripperAction,
     ReadMove,
     RobotLanguageError,
     check_joints,
@@ -32,13 +37,15 @@ from .targets import (
 )
 
 __all__ = ["write_urscript", "read_urscript", "ur_pose", "pose_from_ur", "DECIMALS",
-           "SUFFIX"]
+           "SUFFIX", "GRIPPER_OUTPUT"]
 
 DIALECT = "URScript"
 SUFFIX = ".script"
 #: decimals written for metres and radians (1 um, 1 urad)
 DECIMALS = 6
 _PARAM_DECIMALS = 4
+#: the tool flange's digital output that closes the gripper (True) and opens it (False)
+GRIPPER_OUTPUT = 0
 
 
 def ur_pose(T: np.ndarray) -> np.ndarray:
@@ -76,6 +83,12 @@ def write_urscript(program: ExportProgram) -> str:
              f"def {fname}():",
              f"  set_tcp({_p(program.tool)})"]
     for i, m in enumerate(program.motions):
+        if isinstance(m, GripperAction):
+            lines += [f"  # {m.label(i + 1)}",
+                      f"  set_tool_digital_out({GRIPPER_OUTPUT}, {m.on})"]
+            if m.duration is not None:
+                lines.append(f"  sleep({fmt(m.duration, 3)})")
+            continue
         note = f"  ({m.comment})" if m.comment else ""
         via = f" via {m.via.name}" if m.via is not None else ""
         lines.append(f"  # move {i + 1}: {m.kind}{via} -> {m.target.name}{note}")
@@ -104,6 +117,8 @@ _MOVEL = re.compile(r"^movel\(p" + _LIST + _PARAMS + r"\)$")
 _MOVEC = re.compile(r"^movec\(p" + _LIST + r",\s*p" + _LIST + _PARAMS + r"\)$")
 _TCP = re.compile(r"^set_tcp\(p" + _LIST + r"\)$")
 _COMMENT = re.compile(r"^# move \d+: \w+(?: via \S+)? -> (.*?)(?:  \(.*\))?$")
+_OUTPUT = re.compile(r"^set_tool_digital_out\((\d+),\s*(True|False)\)$")
+_SLEEP = re.compile(r"^sleep\((" + _NUM + r")\)$")
 
 
 def _numbers(text: str, count: int, where: str) -> np.ndarray:
@@ -124,8 +139,10 @@ def _params(text: str, where: str) -> dict:
 
 def read_urscript(text: str) -> tuple[np.ndarray, list[ReadMove]]:
     """Read what :func:`write_urscript` wrote: ``(tcp, moves)`` with ``tcp`` the (4, 4)
-    ``set_tcp`` transform and one :class:`ReadMove` per ``movej`` / ``movel`` / ``movec``.
-    Any other statement is refused with its line number."""
+    ``set_tcp`` transform and one :class:`ReadMove` per ``movej`` / ``movel`` / ``movec``
+    and per gripper output (kind "grasp" / "release", the part as ``name``, ``params``
+    ``output`` and, after a ``sleep``, ``duration`` s). Any other statement is refused with
+    its line number."""
     checked_text(text, DIALECT)
     tcp, moves, name = None, [], ""
     for k, raw in enumerate(text.splitlines(), start=1):
@@ -135,11 +152,20 @@ def read_urscript(text: str) -> tuple[np.ndarray, list[ReadMove]]:
             continue
         if line.startswith("#"):
             c = _COMMENT.match(line)
-            name = c.group(1) if c else name
+            g = GRIPPER_COMMENT.match(line[2:])
+            name = c.group(1) if c else (g.group(2) or "") if g else name
             continue
         if line.startswith("def ") or line == "end" or re.fullmatch(r"\w+\(\)", line):
             continue
-        if mt := _TCP.match(line):
+        if mt := _OUTPUT.match(line):
+            moves.append(ReadMove("grasp" if mt.group(2) == "True" else "release", name,
+                                  params={"output": int(mt.group(1))}))
+        elif mt := _SLEEP.match(line):
+            if not moves or moves[-1].kind not in ("grasp", "release"):
+                raise RobotLanguageError(f"{DIALECT}: {where}: a sleep robogui writes only "
+                                         "after a gripper output")
+            moves[-1].params["duration"] = parse_number(mt.group(1), DIALECT, where)
+        elif mt := _TCP.match(line):
             tcp = pose_from_ur(_numbers(mt.group(1), 6, where))
         elif mt := _MOVEJ.match(line):
             moves.append(ReadMove("joint", name, q=_numbers(mt.group(1), 6, where),

@@ -121,18 +121,20 @@ def _steps(robot, lever, revolute, q) -> np.ndarray:
 
 
 def check_trajectory(robot, t, q, cell: Cell | None = None, step: float = STEP,
-                     distances: bool = False) -> ContinuousReport:
+                     distances: bool = False, world=None) -> ContinuousReport:
     """Check the motion through samples ``q`` (k, n) at times ``t`` (k,) continuously.
 
     Returns a :class:`ContinuousReport`: the contacts (pair, from when to when, deepest
     penetration and when), the checked instants and verdicts, the step bound used. With
     ``distances`` the smallest signed distance at every checked instant too (slower).
+    ``world`` a prebuilt CollisionWorld of ``robot`` used instead of the cell's (a part in
+    the gripper: :mod:`.carrying`).
     """
     t = np.asarray(t, float).reshape(-1)
     q = np.asarray(q, float).reshape(len(t), robot.n)
     if not (step > 0 and math.isfinite(step)):
         raise ValueError(f"step must be a positive length in metres, got {step!r}")
-    world = collision_world(robot, cell)
+    world = collision_world(robot, cell) if world is None else world
     lever, revolute = levers(robot, world)
     if len(t) > 1:
         moves = _steps(robot, lever, revolute, q)

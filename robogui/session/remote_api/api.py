@@ -229,7 +229,8 @@ class RemoteApi:
             from robogui.session.teach.program_file import load_program, loads_program
 
             program = load_program(path) if path is not None else loads_program(text)
-            traj = compile_program(program, self.session.robot).trajectory
+            traj = compile_program(program, self.session.robot,  # parts ride the tool
+                                   cell=self.session.cell).trajectory
             self.session.pause()
             self.session.set_trajectory(traj)
             self.session.finish_change()

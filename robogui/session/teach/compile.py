@@ -21,6 +21,7 @@ from robogui.engine.bounds import MAX_MOVE_TIME, MAX_SAMPLES, MIN_DT
 
 from ..explain.readout import joint_value_text
 from ..motion.analysis import mask_runs
+from .gripper import carry_parts, gripper_pause
 from .program import Problem, Program, ProgramError
 
 __all__ = ["compile_program", "CompiledProgram", "Segment", "max_joint_speeds",
@@ -86,6 +87,8 @@ class CompiledProgram:
     #: the timed runs: (move indices, s (m,), y (m, k), vlim (k,), alim (k,), n) each, the
     #: exact paths TOPP-RA timed (for checks and tests)
     runs: tuple = ()
+    #: the cell's state along the program (planning_scene.carried.CarriedParts) or None
+    carried: object = None
 
     @property
     def cycle_time(self) -> float:
@@ -184,6 +187,7 @@ def compile_program(
     jump_threshold: float = 0.3,
     angle_unit: str = "deg",
     length_unit: str = "mm",
+    cell=None,
 ):
     """Compile ``program`` for ``robot`` into one trajectory, starting at ``q_start`` (n,).
 
@@ -196,7 +200,8 @@ def compile_program(
     linear and circular moves, and with ``torque_limits`` the links' ``tau_max`` (needs
     dynamics). A move's ``duration`` stretches it to that time. A run of joint moves with a
     time ``blend`` (format version 1) becomes one ``mstraj``. ``dt`` is the sample period,
-    s. Problem messages give joint values in ``angle_unit`` / ``length_unit``.
+    s. Problem messages give joint values in ``angle_unit`` / ``length_unit``. Grasp and
+    release steps stop the arm; in the ``cell`` the parts are carried (:mod:`.gripper`).
 
     Returns a :class:`CompiledProgram` (trajectory, segments, problems, cycle time, active
     limits). Raises ProgramError when the program cannot be compiled at all (wrong joint
@@ -211,9 +216,10 @@ def compile_program(
     if not math.isfinite(dt) or dt < MIN_DT:
         raise ProgramError(f"dt must be a sample period of at least {MIN_DT:g} s, got {dt}")
     if q_start is None:
-        if not program.moves:
+        motion = program.motion_moves
+        if not motion:
             raise ProgramError("the program has no moves and no start configuration was given")
-        q_start = program.waypoint(program.moves[0].target).q
+        q_start = program.waypoint(program.moves[motion[0]].target).q
     q_prev = np.array(q_start, dtype=float).reshape(-1)
     if q_prev.size != robot.n or not np.all(np.isfinite(q_prev)):
         raise ProgramError(f"q_start must be {robot.n} finite joint values, got {q_start!r}")
@@ -233,6 +239,11 @@ def compile_program(
     moves = program.moves
     i = 0
     while i < len(moves):
+        if moves[i].is_gripper:  # the arm stands still while the gripper works
+            span = gripper_pause(moves, i, q_prev, dt, build, problems)
+            segments.append(Segment(i, moves[i].kind, moves[i].part, *span))
+            active[i], i = "duration" if moves[i].duration else "", i + 1
+            continue
         # a legacy run of time-blended joint moves: moves i..k-1 blend into their successor
         k = i
         while (k + 1 < len(moves) and moves[k].kind == "joint" and moves[k].blend > 0
@@ -246,7 +257,7 @@ def compile_program(
             continue
         # a run of moves joined by blend radii, up to the next fine point
         k = i
-        while k + 1 < len(moves) and moves[k].blend_radius > 0:
+        while k + 1 < len(moves) and moves[k].blend_radius > 0 and not moves[k + 1].is_gripper:
             k += 1
         limits = (vmax, amax, torque_limits)
         q_prev = _compile_run(program, robot, list(range(i, k + 1)), q_prev, limits, dt, build,
@@ -269,11 +280,15 @@ def compile_program(
                                 f"move {j + 1} ({move.kind} to {move.target}): its blend of "
                                 f"{move.blend:g} s is ignored: {why}", kind="blend"))
     traj = build.build(program.name)
+    carried = None  # the cell's state along the program
+    if program.has_gripper_steps:
+        traj, carried = carry_parts(program, robot, traj, segments, cell, problems)
     if mismatch:
         problems.append(Problem(0.0, 0, None, "warning", mismatch, kind="robot"))
     problems.sort(key=lambda p: (p.time, p.move_index if p.move_index is not None else -1))
     return CompiledProgram(traj, tuple(segments), tuple(problems), program, robot.key,
-                           tuple(active.get(j, "") for j in range(len(moves))), tuple(runs))
+                           tuple(active.get(j, "") for j in range(len(moves))), tuple(runs),
+                           carried)
 
 
 def cycle_time_line(compiled: CompiledProgram) -> str:

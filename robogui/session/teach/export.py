@@ -20,6 +20,7 @@ from robogui.engine.files import atomic_write_text
 from robogui.io.robot_languages import krl, rapid, urscript
 from robogui.io.robot_languages.targets import (
     ExportProgram,
+    GripperAction,
     Motion,
     RobotLanguageError,
     Target,
@@ -162,7 +163,9 @@ def arm_sides(robot, q, config: str | None = None) -> tuple[bool, bool] | None:
 def export_data(program: Program, robot) -> ExportProgram:
     """``program`` on ``robot`` in the writers' terms: every target's pose (tool centre
     point in the robot's base frame, m), configuration letters, and each move's speed,
-    acceleration, blend radius and duration. A move given a duration also gets the
+    acceleration, blend radius and duration; grasp and release steps become
+    :class:`GripperAction` s (the move before one stops exactly). A move given a duration
+    also gets the
     equivalent speed (the compiler's quintic profile: peak = 1.875 x mean) for dialects
     without move times. Raises ProgramError for a program that does not fit the robot."""
     from robogui.engine.kinematics.kinematics import fkine, fkine_all
@@ -187,7 +190,13 @@ def export_data(program: Program, robot) -> ExportProgram:
     motions = []
     prev = None
     for i, m in enumerate(program.moves):
+        if m.is_gripper:  # the gripper's output where the arm stopped
+            motions.append(GripperAction(m.kind, m.part, m.duration, m.comment))
+            continue
         opt = move_options(m)
+        after = program.moves[i + 1] if i + 1 < len(program.moves) else None
+        if after is not None and after.is_gripper:  # stop exactly, then switch
+            opt = MoveOptions(opt.kind, 0.0, opt.speed_percent, opt.accel_percent, opt.via)
         target = targets[m.target]
         via = None
         if opt.kind == "circular":

@@ -13,7 +13,10 @@ time; the GUI lists them and a click seeks playback to ``problem.time``. It repo
   limits a note (info) with each joint's peak, at the instant of the largest;
 * with a work cell, every contact along the path (error), checked continuously (no link point
   moves more than 2 mm between checks; :mod:`robogui.session.planning_scene.continuous`):
-  the pair, from when to when, and the deepest penetration.
+  the pair, from when to when, and the deepest penetration; parts the program grasps are
+  carried by the tool and checked with it (:mod:`robogui.session.planning_scene.carrying`);
+* what compiling the grasp and release steps found (kind "gripper": a part not in the cell
+  or out of reach, a grasp while holding, a release with nothing held; :mod:`.gripper`).
 
 Everything is computed over all samples at once (the analysis is batched); pass an
 existing :class:`~robogui.session.motion.analysis.TrajectoryAnalysis` to reuse its torques.
@@ -25,12 +28,13 @@ import numpy as np
 
 from ..explain.readout import joint_value_text
 from ..motion.analysis import TrajectoryAnalysis, analyze_trajectory, mask_runs
-from ..planning_scene.continuous import check_trajectory
+from ..planning_scene.carrying import check_carrying
+from ..planning_scene.continuous import ContinuousReport, check_trajectory
 from .compile import CompiledProgram, max_joint_speeds
 from .jog import joint_label, singularity_info
 from .program import Problem
 
-__all__ = ["preflight", "collision_problems", "Problem", "worst_severity"]
+__all__ = ["preflight", "collision_problems", "program_contacts", "Problem", "worst_severity"]
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -164,7 +168,7 @@ def collision_problems(robot, compiled: CompiledProgram, cell, length_unit: str 
     ``move 2: 'forearm' hits 'table' from t = 1.20 s to 1.34 s (up to 12 mm deep at
     t = 1.27 s)``; ``time`` is the contact's start (a click seeks there)."""
     traj = compiled.trajectory
-    report = check_trajectory(robot, traj.t, traj.q, cell)
+    report = program_contacts(robot, compiled, cell)
     move_of = _move_index_per_sample(compiled, len(traj.t))
     scale, unit = {"mm": (1e3, "mm"), "cm": (1e2, "cm"), "m": (1.0, "m"),
                    "in": (1 / 0.0254, "in")}.get(length_unit, (1e3, "mm"))
@@ -179,6 +183,20 @@ def collision_problems(robot, compiled: CompiledProgram, cell, length_unit: str 
                            f"{c.depth * scale:.3g} {unit} deep at t = {c.t_deepest:.2f} s)",
                            "collision"))
     return out
+
+
+def program_contacts(robot, compiled: CompiledProgram, cell, distances: bool = False
+                     ) -> ContinuousReport:
+    """The continuous collision check of ``compiled``'s trajectory in ``cell``: with the parts
+    its grasp and release steps carry (``compiled.carried``, from compiling in a cell) when
+    it has them, else the robot alone in ``cell`` (None: self-collisions only)."""
+    traj = compiled.trajectory
+    carried = getattr(compiled, "carried", None)
+    if carried is not None and cell is not None:
+        if cell != carried.cell:
+            raise ValueError("the program was compiled in another cell; compile it again")
+        return check_carrying(robot, traj.t, traj.q, carried, distances=distances)
+    return check_trajectory(robot, traj.t, traj.q, cell, distances=distances)
 
 
 def _move_index_per_sample(compiled: CompiledProgram, k: int) -> list[int | None]:

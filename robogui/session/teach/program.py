@@ -31,10 +31,16 @@ __all__ = [
     "ProgramError",
     "Problem",
     "MOVE_KINDS",
+    "GRIPPER_KINDS",
+    "STEP_KINDS",
     "SEVERITIES",
 ]
 
+#: steps that move the arm
 MOVE_KINDS = ("joint", "linear", "circular")
+#: steps that work the gripper where the arm is (format version 3): ``grasp PART``, ``release``
+GRIPPER_KINDS = ("grasp", "release")
+STEP_KINDS = MOVE_KINDS + GRIPPER_KINDS
 SEVERITIES = ("error", "warning", "info")
 _AUTO_NAME = re.compile(r"^P(\d+)$")
 
@@ -160,6 +166,11 @@ class Move:
     move (``mstraj``); 0 = stop.
     ``planned``: names of waypoints a joint move passes through on its way to ``target``
     (a planned, e.g. collision-free, path; empty = straight in joint space).
+
+    Gripper steps (format version 3) do not move the arm: ``kind`` "grasp" takes the cell
+    object ``part`` in the gripper where the arm is, "release" lets go of what is held.
+    They have no ``target`` (""); ``duration`` s is the time the gripper takes (the arm
+    waits; None = instantly); no other field applies.
     """
 
     kind: str = "joint"
@@ -173,11 +184,17 @@ class Move:
     accel_percent: float | None = None
     blend_radius: float = 0.0
     planned: tuple[str, ...] = ()
+    part: str = ""
 
     def __post_init__(self):
-        if self.kind not in MOVE_KINDS:
-            raise ProgramError(f"a move kind must be 'joint', 'linear' or 'circular', "
-                               f"got {self.kind!r}")
+        if self.kind not in STEP_KINDS:
+            raise ProgramError(f"a move kind must be 'joint', 'linear' or 'circular' (or a "
+                               f"gripper step 'grasp' or 'release'), got {self.kind!r}")
+        if self.kind in GRIPPER_KINDS:
+            self._check_gripper()
+            return
+        if self.part:
+            raise ProgramError(f"only a grasp names a part, not a {self.kind} move")
         _check_name(self.target, "move target")
         if self.kind == "circular":
             if self.via is None:
@@ -237,11 +254,47 @@ class Move:
         object.__setattr__(self, "blend", blend)
         object.__setattr__(self, "comment", str(self.comment))
 
+    def _check_gripper(self) -> None:
+        """A grasp or release: a part for a grasp, a duration at most, nothing else."""
+        if self.kind == "grasp":
+            _check_name(self.part, "grasped part's name")
+        elif self.part:
+            raise ProgramError("a release names no part (it lets go of what is held)")
+        if self.target:
+            raise ProgramError(f"a {self.kind} step has no target waypoint, got "
+                               f"{self.target!r}")
+        extra = [name for name, value, default in (
+            ("via", self.via, None), ("planned", tuple(self.planned), ()),
+            ("speed", self.speed, None), ("speed percent", self.speed_percent, None),
+            ("accel percent", self.accel_percent, None), ("blend", self.blend, 0.0),
+            ("blend radius", self.blend_radius, 0.0)) if value != default]
+        if extra:
+            raise ProgramError(f"a {self.kind} step takes only a duration and a comment, "
+                               f"not a {extra[0]}")
+        dur = _optional_positive(self.duration, f"a {self.kind} step's duration")
+        if dur is not None and dur > bounds.MAX_MOVE_TIME:
+            raise ProgramError(f"a {self.kind} step's duration must be at most "
+                               f"{bounds.MAX_MOVE_TIME:g} s, got {dur:g}")
+        object.__setattr__(self, "duration", dur)
+        object.__setattr__(self, "planned", ())
+        object.__setattr__(self, "blend", 0.0)
+        object.__setattr__(self, "blend_radius", 0.0)
+        object.__setattr__(self, "comment", str(self.comment))
+
+    @property
+    def is_gripper(self) -> bool:
+        """True for a grasp or release step (it does not move the arm)."""
+        return self.kind in GRIPPER_KINDS
+
     def replace(self, **changes) -> Move:
         return replace(self, **changes)
 
     def describe(self) -> str:
-        """A one-line summary for the program list, e.g. ``joint -> P2 (2 s)``."""
+        """A one-line summary for the program list, e.g. ``joint -> P2 (2 s)``,
+        ``grasp part``, ``release (0.5 s)``."""
+        if self.is_gripper:
+            took = f" ({self.duration:g} s)" if self.duration is not None else ""
+            return f"grasp {self.part}{took}" if self.kind == "grasp" else f"release{took}"
         how = ""
         if self.duration is not None:
             how = f" ({self.duration:g} s)"
@@ -262,7 +315,10 @@ class Move:
 
     @property
     def waypoints_used(self) -> tuple[str, ...]:
-        """Every waypoint name this move refers to: planned, via, then target."""
+        """Every waypoint name this move refers to: planned, via, then target (none for a
+        gripper step)."""
+        if self.is_gripper:
+            return ()
         return self.planned + ((self.via,) if self.via else ()) + (self.target,)
 
 
@@ -491,6 +547,26 @@ class Program:
             prog = prog.add_waypoint(q, name, comment=f"planned for move {i + 1}")
             names.append(name)
         return prog.update_move(i, planned=tuple(names))
+
+    def grasp(self, part: str, index: int | None = None, duration: float | None = None
+              ) -> Program:
+        """Insert a ``grasp part`` step before position ``index`` (None appends): the
+        gripper takes the cell object ``part`` where the arm is."""
+        return self.insert_move(Move("grasp", part=part, duration=duration), index)
+
+    def release(self, index: int | None = None, duration: float | None = None) -> Program:
+        """Insert a ``release`` step before position ``index`` (None appends)."""
+        return self.insert_move(Move("release", duration=duration), index)
+
+    @property
+    def has_gripper_steps(self) -> bool:
+        """True when a step grasps or releases (the file needs format version 3)."""
+        return any(m.is_gripper for m in self.moves)
+
+    @property
+    def motion_moves(self) -> list[int]:
+        """0-based indices of the steps that move the arm (not grasp or release)."""
+        return [i for i, m in enumerate(self.moves) if not m.is_gripper]
 
     def set_move_comment(self, index: int, comment: str) -> Program:
         return self.update_move(index, comment=str(comment))

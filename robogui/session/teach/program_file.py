@@ -24,10 +24,13 @@ from robogui.io.tomlwrite import toml_key, toml_value
 from .program import Move, Program, ProgramError, Waypoint
 
 __all__ = ["save_program", "load_program", "dumps_program", "loads_program", "ProgramFileError",
-           "FORMAT_NAME", "FORMAT_VERSION", "PROGRAM_SUFFIX"]
+           "FORMAT_NAME", "FORMAT_VERSION", "PROGRAM_SUFFIX", "file_version"]
 
 FORMAT_NAME = "robogui-program"
-FORMAT_VERSION = 2  # 2 added via, speed_percent, accel_percent, blend_radius_mm, planned
+#: 2 added via, speed_percent, accel_percent, blend_radius_mm, planned; 3 the gripper steps
+#: (kind "grasp" with part, kind "release"). A program is written as the lowest version that
+#: holds it: one without gripper steps stays version 2.
+FORMAT_VERSION = 3
 PROGRAM_SUFFIX = ".prog"
 
 _ROOT_KEYS = {"format": str, "version": int, "name": str, "robot": str, "comment": str,
@@ -35,9 +38,12 @@ _ROOT_KEYS = {"format": str, "version": int, "name": str, "robot": str, "comment
 _WAYPOINT_KEYS = {"name": str, "q": list, "comment": str}
 _MOVE_KEYS = {"kind": str, "target": str, "duration": float, "speed": float, "blend": float,
               "comment": str, "via": str, "speed_percent": float, "accel_percent": float,
-              "blend_radius_mm": float, "planned": list}
+              "blend_radius_mm": float, "planned": list, "part": str}
 #: move keys that version 1 files do not have
 _V2_MOVE_KEYS = ("via", "speed_percent", "accel_percent", "blend_radius_mm", "planned")
+#: move keys and kinds that version 2 files do not have
+_V3_MOVE_KEYS = ("part",)
+_V3_KINDS = ("grasp", "release")
 #: waypoints, and moves, in one program file
 MAX_ENTRIES = 100_000
 _TYPE_WORDS = {str: "text", int: "an integer", float: "a number", list: "a list"}
@@ -68,7 +74,7 @@ def dumps_program(program: Program) -> str:
     lines = ["# robogui teach program (TOML). Joint values in radians (revolute) or metres",
              "# (prismatic); see docs/program-file-format.md.",
              f"format = {toml_value(FORMAT_NAME)}",
-             f"version = {FORMAT_VERSION}",
+             f"version = {file_version(program)}",
              f"name = {toml_value(program.name)}",
              f"robot = {toml_value(program.robot)}"]
     if program.comment:
@@ -79,6 +85,15 @@ def dumps_program(program: Program) -> str:
         if w.comment:
             lines.append(f"comment = {toml_value(w.comment)}")
     for m in program.moves:
+        if m.is_gripper:  # kind, part, duration, comment: nothing else applies
+            lines += ["", "[[move]]", f"kind = {toml_value(m.kind)}"]
+            if m.part:
+                lines.append(f"part = {toml_value(m.part)}")
+            if m.duration is not None:
+                lines.append(f"duration = {toml_value(float(m.duration))}")
+            if m.comment:
+                lines.append(f"comment = {toml_value(m.comment)}")
+            continue
         lines += ["", "[[move]]", f"kind = {toml_value(m.kind)}",
                   f"target = {toml_value(m.target)}"]
         if m.via is not None:
@@ -96,6 +111,12 @@ def dumps_program(program: Program) -> str:
         if m.comment:
             lines.append(f"comment = {toml_value(m.comment)}")
     return "\n".join(lines) + "\n"
+
+
+def file_version(program: Program) -> int:
+    """The format version ``program`` is written as: 3 with grasp or release steps, else 2
+    (so a program without them still opens in a robogui that reads version 2)."""
+    return 3 if program.has_gripper_steps else 2
 
 
 def save_program(program: Program, path) -> Path:
@@ -210,7 +231,7 @@ def _program_from_data(data: dict, text: str, path) -> Program:
     if len(waypoints_data) > MAX_ENTRIES or len(moves_data) > MAX_ENTRIES:
         fail(f"more than {MAX_ENTRIES} waypoints or moves")
     if version > FORMAT_VERSION or version < 1:
-        fail(f"version {version} is not supported (this robogui reads version "
+        fail(f"version {version} is not supported (this robogui reads versions 1 to "
              f"{FORMAT_VERSION})", key="version")
 
     waypoints = []
@@ -246,9 +267,19 @@ def _program_from_data(data: dict, text: str, path) -> Program:
         if not isinstance(mv, dict):
             fail("must be a [[move]] table", "move", k, None, entry)
         _check_keys(mv, _MOVE_KEYS, fail, "move", k, entry)
-        for key in ("kind", "target"):
+        gripper = mv.get("kind") in _V3_KINDS
+        needed = {"grasp": ("part",), "release": ()}.get(mv.get("kind"), ("target",))
+        for key in ("kind", *needed):
             if key not in mv:
                 fail("is missing", "move", k, key, entry)
+        if version < 3:
+            if gripper:
+                fail(f"a {mv['kind']} step is a version 3 kind; this file says version "
+                     f"{version}", "move", k, "kind", entry)
+            for key in _V3_MOVE_KEYS:
+                if key in mv:
+                    fail(f"is a version 3 field; this file says version {version}", "move",
+                         k, key, entry)
         if version < 2:
             for key in _V2_MOVE_KEYS:
                 if key in mv:
@@ -275,7 +306,8 @@ def _program_from_data(data: dict, text: str, path) -> Program:
         except ProgramError as exc:
             # point at the field the message is about when we can tell
             words = {"blend radius": "blend_radius_mm", "speed percent": "speed_percent",
-                     "accel percent": "accel_percent", "via": "via", "planned": "planned"}
+                     "accel percent": "accel_percent", "via": "via", "planned": "planned",
+                     "part": "part", "target": "target"}
             key = next((f for w, f in words.items() if f in mv and w in str(exc)), None)
             key = key or next((f for f in ("kind", "duration", "speed", "blend")
                                if f in mv and f in str(exc)), None)

@@ -205,10 +205,11 @@ class TeachState(EventEmitter):
         (``load``) make its trajectory the session's. ProgramError propagates."""
         robot = self.session.robot
         d = self.session.display  # the messages speak the user's units
+        cell = getattr(self.session, "cell", None)  # grasped parts ride the tool in it
         compiled = compile_program(self.program, robot, angle_unit=d.angle_unit,
-                                   length_unit=d.length_unit)
+                                   length_unit=d.length_unit, cell=cell)
         problems = (preflight(robot, compiled, angle_unit=d.angle_unit,
-                              length_unit=d.length_unit)
+                              length_unit=d.length_unit, cell=cell)
                     if run_preflight else list(compiled.problems))
         with self.batch():
             self.compiled = compiled

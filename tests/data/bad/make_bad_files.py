@@ -237,6 +237,16 @@ def files() -> dict[str, bytes | str]:
     p["program-joint-count-mismatch.prog"] = PROGRAM.replace(
         "q = [0.3, 0.75, -2.55, 0.0, 0.2, 0.0]", "q = [0.3, 0.75]")
     p["program-syntax-error.prog"] = PROGRAM.replace('kind = "joint"', "kind = joint", 1)
+    # gripper steps (version 3): in an older version, without a part, with a target, timed
+    # beyond the bounds, with a speed
+    v3 = PROGRAM.replace("version = 1", "version = 3")
+    grasp = '\n[[move]]\nkind = "grasp"\npart = "part"\n'
+    p["program-grasp-in-version-2.prog"] = PROGRAM.replace("version = 1", "version = 2") + grasp
+    p["program-grasp-without-part.prog"] = v3 + '\n[[move]]\nkind = "grasp"\n'
+    p["program-release-with-target.prog"] = v3 + '\n[[move]]\nkind = "release"\ntarget = "home"\n'
+    p["program-grasp-duration-1e300.prog"] = v3 + grasp + "duration = 1e300\n"
+    p["program-release-with-speed.prog"] = v3 + '\n[[move]]\nkind = "release"\nspeed = 0.5\n'
+    p["program-grasp-part-not-text.prog"] = v3 + '\n[[move]]\nkind = "grasp"\npart = 3\n'
 
     # -- trajectory CSV (6 joints) --------------------------------------------------------------
     common("trajectory", CSV, "csv")

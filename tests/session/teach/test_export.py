@@ -233,3 +233,44 @@ def test_krl_file_names_are_krl_names(tmp_path, puma, sample):
     written = export_program(sample, puma, "krl", tmp_path / "pick-and-place.src")
     assert [p.name for p in written] == ["pick_and_place.src", "pick_and_place.dat"]
     assert "DEF pick_and_place( )" in written[0].read_text()
+
+
+DEMO_CELL_PROG = ROOT / "assets" / "cells" / "pick-and-place.prog"
+
+
+@pytest.mark.parametrize("dialect", ["urscript", "rapid", "krl"])
+def test_grasp_and_release_become_the_gripper_output_and_read_back(puma, dialect):
+    """Issue 24: the cell demo's grasp and release steps are the dialect's gripper output,
+    the move before each stops exactly, and the reader gives the steps back in order."""
+    prog = load_program(DEMO_CELL_PROG)
+    prog = prog.update_move(2, blend_radius=0.02)  # a blend into the grasp is dropped
+    texts = export_texts(prog, puma, dialect, stem="pick_and_place")
+    if dialect == "urscript":
+        tool, moves = urscript.read_urscript(texts[".script"])
+        on, off = {"output": 0}, {"output": 0}
+        assert "  set_tool_digital_out(0, True)\n  sleep(0.250)\n" in texts[".script"]
+    elif dialect == "rapid":
+        tool, moves = rapid.read_rapid(texts[".mod"])
+        on = off = {"signal": "doGripper"}
+        assert "    SetDO doGripper, 1;\n    WaitTime 0.250;\n" in texts[".mod"]
+    else:
+        tool, moves = krl.read_krl(texts[".src"], texts[".dat"])
+        on = off = {"output": 1}
+        assert "  $OUT[1]=TRUE\n  WAIT SEC 0.250\n" in texts[".src"]
+    kinds = [m.kind for m in moves]
+    assert kinds == [m.kind for m in prog.moves]
+    grasp, release = moves[3], moves[7]
+    assert (grasp.kind, grasp.name, release.kind) == ("grasp", "part", "release")
+    assert grasp.params == dict(on, duration=0.25)
+    assert release.params == dict(off, duration=0.25)
+    # the linear move down to the part stops exactly (its 20 mm blend is not written)
+    radius = moves[2].params.get("radius", moves[2].params.get("r"))
+    assert radius == 0.0
+    # every waypoint still reads back: the pick pose where fkine has it
+    T = fkine(puma, prog.waypoint("pick").q)
+    np.testing.assert_allclose(moves[2].pose[:3, 3], T[:3, 3], atol=1e-6)
+
+
+def test_a_gripper_output_out_of_place_is_refused():
+    with pytest.raises(RobotLanguageError, match="line 2: a sleep"):
+        urscript.read_urscript("set_tcp(p[0, 0, 0, 0, 0, 0])\nsleep(0.5)\n")
