@@ -230,6 +230,10 @@ def compile_program(
     if max_joint_acceleration is None and max_joint_speed is not None:
         amax = amax * vmax / max_joint_speeds(robot)  # keep the default's reach time
 
+    for k, m in enumerate(program.moves):  # a nonsense time is the user's to fix, said so
+        if m.duration is not None and not m.blend and m.duration < MIN_DT:
+            raise ProgramError(f"move {k + 1} would last {m.duration:g} s, less than the "
+                               f"{MIN_DT:g} s a move must take (give it a longer duration)")
     build = _Builder(q_prev)
     build.units = (angle_unit, length_unit)  # for the problems' messages
     segments: list[Segment] = []
