@@ -302,7 +302,9 @@ class TaskSwitcher(QtCore.QObject):
         if len(shown) != 2 or shown[0].y() == shown[1].y():  # not two stacked docks
             return
         total = shown[0].height() + shown[1].height()
-        upper = min(_content_height(shown[0]), int(UPPER_SHARE * total))
+        # the dock's own title bar and frame come on top of what its panel wants
+        chrome = shown[0].height() - (shown[0].widget().height() if shown[0].widget() else 0)
+        upper = min(_content_height(shown[0]) + max(chrome, 0), int(UPPER_SHARE * total))
         if shown[0].height() < upper:
             self.window.resizeDocks(shown, [upper, total - upper],
                                     QtCore.Qt.Orientation.Vertical)

@@ -488,6 +488,10 @@ def test_handle_layout_each_task_shows_its_panels_whole(qtbot, session, settings
     session.go_to_pose("qn")
     qtbot.wait(80)
     jp, pp = win.joint_panel, win.pose_panel
+    try:  # the dock layout settles in a later pass of the event loop on a loaded machine
+        qtbot.waitUntil(lambda: all(_whole(r) for r in jp.rows), timeout=3000)
+    except Exception:
+        pass
     assert all(_whole(r) for r in jp.rows), [
         (r.j, r.visibleRegion().boundingRect(), r.size(), jp.height(), win.joint_dock.height(),
          win.pose_dock.height()) for r in jp.rows if not _whole(r)]
