@@ -56,16 +56,23 @@ def test_follow_from_the_menu_record_waypoint_takes_the_live_pose(qtbot, window,
     finish(qtbot, thread)
     assert replies[0]["ok"] and replies[1]["result"]["q"] == stream[-1].tolist()
     np.testing.assert_array_equal(session.q, stream[-1])
+    # the server sees the client leave a moment after the client's thread ended: wait for
+    # the GUI thread to hear it, so the stream's end (one complete change, made when the
+    # last client left) comes before the waypoint below
+    qtbot.waitUntil(lambda: "0 connected" in remote.label.text(), timeout=10000)
     # the teach pendant's Record button: the waypoint is the live pose
     program_panel = window.teach.program
+    waypoints_before = len(program_panel.state.program.waypoints)
     program_panel.record_button.click()
     waypoint = program_panel.state.program.waypoints[-1]
     np.testing.assert_array_equal(waypoint.q, stream[-1])
-    follow.trigger()  # Follow off: the stream was one change, so one undo step brings q back
+    follow.trigger()  # Follow off: the stream was one change already, no further step
     assert not remote.live.following
-    window.undo.stack.undo()
+    window.undo.stack.undo()  # the recorded waypoint
+    assert len(program_panel.state.program.waypoints) == waypoints_before
+    np.testing.assert_array_equal(session.q, stream[-1])
+    window.undo.stack.undo()  # the whole stream, one step
     np.testing.assert_array_equal(session.q, q_before)
-    assert program_panel.state.program.waypoints[-1].name == waypoint.name
 
 
 def test_a_remote_follow_request_ticks_the_menu_and_record_saves_a_csv(qtbot, window, remote,
