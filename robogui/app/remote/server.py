@@ -108,7 +108,8 @@ class RemoteServer(QtCore.QObject):
         self._listeners = []
         for name in EVENTS:
             fn = (lambda value, name=name: self._broadcast(name, value))
-            api.session.events[name].connect(fn)
+            # first: a client hears of the change before the panels and plots redraw
+            api.session.events[name].connect(fn, first=True)
             self._listeners.append((name, fn))
 
     # -- life ------------------------------------------------------------------------------

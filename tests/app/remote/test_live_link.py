@@ -231,3 +231,19 @@ def test_samples_waiting_for_a_busy_gui_thread_are_bounded(qtbot, window, remote
     assert {e["error"]["code"] for e in errors} == {"failed"}
     assert "the app is behind" in errors[0]["error"]["message"]
     qtbot.waitUntil(lambda: window.session.q.tolist() == stream[4], timeout=10000)
+
+
+def test_the_q_event_leaves_before_the_panels_update(qtbot, window, monkeypatch, request):
+    import types
+
+    order = []
+    # a listener connected before the server, as the window's panels are
+    window.session.events.q.connect(lambda q: order.append("panel"))
+    remote = request.getfixturevalue("remote")
+    client = types.SimpleNamespace(connection=types.SimpleNamespace(events={"q"},
+                                                                    authenticated=True))
+    monkeypatch.setattr(remote.server, "clients", [client])  # a subscriber to tell
+    monkeypatch.setattr(remote.server, "_send",
+                        lambda client, message, **k: order.append(message["event"]))
+    window.session.set_q([0.2] * 6)
+    assert order == ["q", "panel"]
