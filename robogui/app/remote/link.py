@@ -21,6 +21,7 @@ from robogui.session.remote_api.protocol import new_token
 from robogui.session.remote_api.runtime import runtime_path, write_runtime_file, ws_url
 
 from .. import undo
+from ..bindings import FRAME_PACER
 from .live_menu import LiveMenu
 from .server import RemoteServer
 
@@ -36,7 +37,7 @@ def png_bytes(image: QtGui.QImage) -> bytes:
     return bytes(buffer.data())
 
 
-@dataclass
+@dataclass(eq=False)
 class RemoteLink:
     """What :func:`install_remote` built; :meth:`close` stops serving and removes the file."""
 
@@ -57,6 +58,7 @@ class RemoteLink:
         if self.closed:
             return
         self.closed = True
+        FRAME_PACER.hold(self, False)
         self.server.close()
         self.menu.close()
         if self.runtime_file is not None:
@@ -164,6 +166,8 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
     server.clientsChanged.connect(last_client_gone)
     live.events.follow.connect(show)
     live.events.record.connect(show)
+    # while following, readouts (joint rows, pose, live plots) update once per frame
+    live.events.follow.connect(lambda on: FRAME_PACER.hold(link, on))
     show()
     window.destroyed.connect(lambda *_: link.close())
     window.remote = link

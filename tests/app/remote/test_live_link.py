@@ -247,3 +247,57 @@ def test_the_q_event_leaves_before_the_panels_update(qtbot, window, monkeypatch,
                         lambda client, message, **k: order.append(message["event"]))
     window.session.set_q([0.2] * 6)
     assert order == ["q", "panel"]
+
+
+def test_while_following_the_readouts_update_once_per_frame_and_end_on_the_last_sample(
+        qtbot, window, remote):
+    from robogui.app.bindings import FRAME_PACER
+    from robogui.engine.kinematics.kinematics import fkine
+
+    panel = window.pose_panel
+    calls = []
+    original = panel.update_pose
+    panel.update_pose = lambda: (calls.append(1), original())[1]
+    remote.menu.follow_action.trigger()  # Live > Follow live joint states
+    assert FRAME_PACER.active
+    stream = [np.full(6, 0.004 * k) for k in range(1, 201)]
+    replies: list = []
+    thread = run_client(remote.url, [{"op": "hello", "token": "tok", "id": 0},
+                                     *({"op": "stream_q", "q": q.tolist()} for q in stream),
+                                     {"op": "get_q", "id": 1}], replies)
+    finish(qtbot, thread)
+    assert replies[1]["result"]["q"] == stream[-1].tolist()
+    # the joint rows and the pose panel show the last sample within a frame or two
+    T = fkine(window.session.robot, stream[-1])
+    from robogui.session.explain import readout
+
+    assert window.session.display.length_unit == "mm"
+    x_mm = readout.fmt(T[0, 3] * 1000, readout.decimals("mm"))
+    qtbot.waitUntil(lambda: panel.pos_labels[0].text() == x_mm, timeout=5000)
+    spin = window.findChildren(QtWidgets.QDoubleSpinBox)
+    assert any(abs(s.value() - np.degrees(0.8)) < 1e-3 for s in spin)
+    assert 0 < len(calls) < len(stream)  # paced: fewer readout updates than samples
+    remote.menu.follow_action.trigger()  # Follow off: no more pacing
+    assert not FRAME_PACER.active
+    calls.clear()
+    window.session.set_q(np.zeros(6))
+    assert calls == [1]  # at once again
+
+
+def test_the_frame_pacer_runs_the_newest_value_once_and_flushes_on_release(qtbot):
+    from robogui.app.bindings import FramePacer
+
+    pacer, seen = FramePacer(), []
+    pacer.call(seen.append, 1)
+    assert seen == [1]  # not held: at once
+    pacer.hold("a", True)
+    pacer.hold("b", True)
+    for v in (2, 3, 4):
+        pacer.call(seen.append, v)
+    assert seen == [1]
+    qtbot.waitUntil(lambda: seen == [1, 4], timeout=2000)  # one call, the newest value
+    pacer.call(seen.append, 5)
+    pacer.hold("a", False)
+    assert seen == [1, 4]  # still held by b
+    pacer.hold("b", False)
+    assert seen == [1, 4, 5]  # the last hold released: what waited runs at once
