@@ -10,7 +10,9 @@
   (the plots and the undo stack follow it before the event). The floor: the same round
   trip to a bare ``websockets`` echo server in this process; and the stream_q round trip
   to the same server with no window (the session alone on a QCoreApplication): what the
-  protocol and the thread hand-over cost without drawing.
+  protocol and the thread hand-over cost without drawing. And the app's CPU time per
+  followed sample (all threads, and the GUI thread alone; /proc): on a shared machine the
+  latency stretches with the load average, the CPU per sample much less.
 * streaming: 2,000 ``stream_q`` messages sent as fast as the client can, then ``get_q``;
   rate = 2,000 / time until the reply shows the last vector (every sample is checked on
   the GUI thread; the robot is drawn at the newest). And paced at 500 Hz: the lag from the
@@ -55,6 +57,16 @@ def start_app(folder: Path) -> tuple[subprocess.Popen, dict]:
         time.sleep(0.05)
     time.sleep(2.0)  # let the first frame and the plot docks settle
     return proc, json.loads(runtime.read_text())
+
+
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """CPU time (user + system, s) of process ``pid`` (all its threads), or of its thread
+    ``thread`` (the GUI thread is the process's first: ``thread=pid``), from /proc. Under
+    a shared machine's load the wall-clock latency stretches; the CPU spent per sample
+    does much less."""
+    path = f"/proc/{pid}/task/{thread}/stat" if thread else f"/proc/{pid}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def latency(ws, samples: int, op: str = "set_q") -> list[float]:
@@ -186,7 +198,11 @@ def main(argv=None) -> int:
                 ws.send(json.dumps({"op": "follow", "on": True, "id": 2}))
                 while json.loads(ws.recv(10)).get("id") != 2:
                     pass
+                cpu0 = cpu_seconds(proc.pid), cpu_seconds(proc.pid, proc.pid)
                 lat = latency(ws, args.samples, "stream_q")
+                cpu = [(b - a) / args.samples for a, b in
+                       zip(cpu0, (cpu_seconds(proc.pid), cpu_seconds(proc.pid, proc.pid)),
+                           strict=True)]
                 ws.send(json.dumps({"op": "subscribe", "events": [], "id": 1}))
                 while json.loads(ws.recv(10)).get("id") != 1:
                     pass
@@ -204,6 +220,8 @@ def main(argv=None) -> int:
     print(f"latency stream_q -> q event (Follow): median {med * 1e3:.2f} ms, 95th percentile "
           f"{p95 * 1e3:.2f} ms ({args.samples} round trips; one frame at 60 fps: "
           f"{FRAME_60 * 1e3:.1f} ms) -> {'OK' if med < FRAME_60 else 'over one frame'}")
+    print(f"app CPU per followed sample (latency loop): {cpu[0] * 1e3:.1f} ms in all its "
+          f"threads (GL rasteriser included), {cpu[1] * 1e3:.1f} ms on the GUI thread")
     print(f"latency set_q -> q event (a complete change: plots, torques, undo step): median "
           f"{statistics.median(lat_set) * 1e3:.2f} ms, 95th percentile "
           f"{float(np.percentile(lat_set, 95)) * 1e3:.2f} ms")

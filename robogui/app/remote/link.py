@@ -168,6 +168,12 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
     live.events.record.connect(show)
     # while following, readouts (joint rows, pose, live plots) update once per frame
     live.events.follow.connect(lambda on: FRAME_PACER.hold(link, on))
+
+    def view_streaming(on: bool) -> None:
+        scene = getattr(getattr(window, "view", None), "scene", None)
+        if scene is not None:
+            scene.streaming = bool(on)
+    live.events.follow.connect(view_streaming)
     show()
     window.destroyed.connect(lambda *_: link.close())
     window.remote = link

@@ -301,3 +301,29 @@ def test_the_frame_pacer_runs_the_newest_value_once_and_flushes_on_release(qtbot
     assert seen == [1, 4]  # still held by b
     pacer.hold("b", False)
     assert seen == [1, 4, 5]  # the last hold released: what waited runs at once
+
+
+def test_followed_frames_are_single_sampled_however_far_apart_then_one_settled_frame(
+        qtbot, window, remote):
+    scene = window.view.scene
+    if not scene.software:
+        pytest.skip("hardware GL multisamples every frame")
+
+    def frame_long_after_the_last(q):
+        # as if the previous frame were long ago (a slow or loaded stream), without
+        # waiting: the settle timer must not slip a frame in between
+        scene._settle.stop()
+        scene._last_paint = -1e9
+        with qtbot.waitSignal(window.view.frameSwapped, timeout=5000):
+            remote.live.feed(q) if remote.live.following else window.session.set_q(q)
+        return scene.last_frame_multisampled
+
+    remote.menu.follow_action.trigger()  # Live > Follow live joint states
+    assert scene.streaming
+    assert not frame_long_after_the_last(np.full(6, 0.1))
+    assert not frame_long_after_the_last(np.full(6, 0.2))
+    # once the stream rests, one multisampled frame replaces the last
+    qtbot.waitUntil(lambda: scene.last_frame_multisampled, timeout=5000)
+    remote.menu.follow_action.trigger()
+    assert not scene.streaming
+    assert frame_long_after_the_last(np.full(6, 0.3))  # an isolated change: multisampled
