@@ -117,8 +117,14 @@ class FramePacer:
     def flush(self) -> None:
         """Run the waiting callbacks now (each with its newest value)."""
         pending, self._pending = self._pending, {}
+        failed = None
         for fn, value in pending.items():
-            fn(value)
+            try:
+                fn(value)
+            except Exception as exc:  # noqa: BLE001 - the others still run; reported after
+                failed = failed or exc
+        if failed is not None:
+            raise failed
 
 
 #: the one pacer of the app (held by the remote API's live link while it follows)
