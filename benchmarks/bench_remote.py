@@ -10,7 +10,13 @@
   (the plots and the undo stack follow it before the event). The floor: the same round
   trip to a bare ``websockets`` echo server in this process; and the stream_q round trip
   to the same server with no window (the session alone on a QCoreApplication): what the
-  protocol and the thread hand-over cost without drawing.
+  protocol and the thread hand-over cost without drawing. And the app's CPU time per
+  followed sample (all threads, and the GUI thread alone; /proc): on a shared machine the
+  latency stretches with the load average, the CPU per sample much less.
+* latency inside a stream (the issue's case): 2,000 ``stream_q`` at 500 Hz, sent without
+  waiting for anything; the app draws the newest sample of each GUI-thread turn and sends
+  its ``q`` event; each sample's latency runs from its sending until an event shows it or
+  a newer sample.
 * streaming: 2,000 ``stream_q`` messages sent as fast as the client can, then ``get_q``;
   rate = 2,000 / time until the reply shows the last vector (every sample is checked on
   the GUI thread; the robot is drawn at the newest). And paced at 500 Hz: the lag from the
@@ -55,6 +61,16 @@ def start_app(folder: Path) -> tuple[subprocess.Popen, dict]:
         time.sleep(0.05)
     time.sleep(2.0)  # let the first frame and the plot docks settle
     return proc, json.loads(runtime.read_text())
+
+
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """CPU time (user + system, s) of process ``pid`` (all its threads), or of its thread
+    ``thread`` (the GUI thread is the process's first: ``thread=pid``), from /proc. Under
+    a shared machine's load the wall-clock latency stretches; the CPU spent per sample
+    does much less."""
+    path = f"/proc/{pid}/task/{thread}/stat" if thread else f"/proc/{pid}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def latency(ws, samples: int, op: str = "set_q") -> list[float]:
@@ -171,6 +187,49 @@ def paced_lag(ws, count: int = 2000, hz: float = 500.0) -> float:
     return time.perf_counter() - t_last
 
 
+def stream_latency(ws, count: int = 2000, hz: float = 500.0) -> tuple[np.ndarray, int]:
+    """The issue's case: a controller streams ``count`` vectors at ``hz`` without waiting.
+    The app sends a ``q`` event for the sample it draws (the newest of each GUI-thread
+    turn); every sample's latency is the time from its sending until an event shows it or
+    a newer sample. Returns (latencies of the samples, s; how many events came)."""
+    qs = np.random.default_rng(3).uniform(-1, 1, (count, 6))
+    index = {tuple(q.tolist()): k for k, q in enumerate(qs)}
+    t_sent = np.zeros(count)
+    events: list[tuple[float, int]] = []  # (arrival time, index of the sample shown)
+    done = threading.Event()
+
+    def read():
+        while not done.is_set():
+            try:
+                message = json.loads(ws.recv(0.5))
+            except TimeoutError:
+                continue
+            except Exception:  # noqa: BLE001 - connection closed
+                return
+            if message.get("event") == "q" and tuple(message["q"]) in index:
+                events.append((time.perf_counter(), index[tuple(message["q"])]))
+            if message.get("id") == "end":
+                done.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    start = time.perf_counter()
+    for k, q in enumerate(qs):
+        t_sent[k] = time.perf_counter()
+        ws.send(json.dumps({"op": "stream_q", "q": q.tolist()}))
+        wait = start + (k + 1) / hz - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+    time.sleep(0.5)
+    ws.send(json.dumps({"op": "get_q", "id": "end"}))
+    reader.join(30)
+    arrival = np.array([t for t, _ in events])
+    newest = np.maximum.accumulate(np.array([k for _, k in events]))
+    first = np.searchsorted(newest, np.arange(count))  # first event showing k or newer
+    shown = first < len(events)
+    return arrival[first[shown]] - t_sent[shown], len(events)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--samples", type=int, default=300, help="latency round trips")
@@ -186,7 +245,12 @@ def main(argv=None) -> int:
                 ws.send(json.dumps({"op": "follow", "on": True, "id": 2}))
                 while json.loads(ws.recv(10)).get("id") != 2:
                     pass
+                cpu0 = cpu_seconds(proc.pid), cpu_seconds(proc.pid, proc.pid)
                 lat = latency(ws, args.samples, "stream_q")
+                cpu = [(b - a) / args.samples for a, b in
+                       zip(cpu0, (cpu_seconds(proc.pid), cpu_seconds(proc.pid, proc.pid)),
+                           strict=True)]
+                live, sent = stream_latency(ws)
                 ws.send(json.dumps({"op": "subscribe", "events": [], "id": 1}))
                 while json.loads(ws.recv(10)).get("id") != 1:
                     pass
@@ -204,6 +268,12 @@ def main(argv=None) -> int:
     print(f"latency stream_q -> q event (Follow): median {med * 1e3:.2f} ms, 95th percentile "
           f"{p95 * 1e3:.2f} ms ({args.samples} round trips; one frame at 60 fps: "
           f"{FRAME_60 * 1e3:.1f} ms) -> {'OK' if med < FRAME_60 else 'over one frame'}")
+    print(f"latency in a 500 Hz stream (2,000 samples sent without waiting; each until a q "
+          f"event shows it or a newer one): median {np.median(live) * 1e3:.2f} ms, 95th "
+          f"percentile {float(np.percentile(live, 95)) * 1e3:.2f} ms; {sent} frames drawn "
+          f"in the 4 s")
+    print(f"app CPU per followed sample (latency loop): {cpu[0] * 1e3:.1f} ms in all its "
+          f"threads (GL rasteriser included), {cpu[1] * 1e3:.1f} ms on the GUI thread")
     print(f"latency set_q -> q event (a complete change: plots, torques, undo step): median "
           f"{statistics.median(lat_set) * 1e3:.2f} ms, 95th percentile "
           f"{float(np.percentile(lat_set, 95)) * 1e3:.2f} ms")

@@ -216,8 +216,8 @@ class Viewer:
         self._ws.send(json.dumps({"op": op, **fields}, allow_nan=True))
 
     def on(self, event: str, callback) -> None:
-        """Call ``callback(message)`` on the reader thread for each ``q``, ``robot`` or
-        ``time`` event (see docs/remote-api.md)."""
+        """Call ``callback(message)`` on the reader thread for each ``q``, ``robot``,
+        ``time`` or ``cell`` event (see docs/remote-api.md)."""
         self._handlers.setdefault(event, []).append(callback)
         self.request("subscribe", events=sorted(self._handlers))
 
@@ -293,6 +293,57 @@ class Viewer:
         if path is not None:
             shot.save(path)
         return shot
+
+    # -- the work cell ---------------------------------------------------------------------
+    @property
+    def cell(self) -> dict:
+        """The work cell shown: ``name``, ``robot``, ``objects`` (each ``name``, ``shape``,
+        ``size``, ``xyz`` m, ``rpy`` rad, ``color``, ``collides``); docs/remote-api.md."""
+        return self.request("get_cell")
+
+    def open_cell(self, path) -> dict:
+        """Show the ``.cell`` file ``path`` (docs/cell-file-format.md) around the robot."""
+        return self.request("open_cell", path=str(Path(path).resolve()))
+
+    def add_object(self, name: str, shape: str, size=None, *, pose=None, xyz=None, rpy=None,
+                   color: str | None = None, collides: bool | None = None, file=None,
+                   scale=None) -> dict:
+        """Add a ``box`` (size ``[x, y, z]`` full extents), ``cylinder`` or ``capsule``
+        (``[radius, length]``), ``sphere`` (``[radius]``) or ``mesh`` (``file``, ``scale``)
+        to the cell, m; placed by ``pose`` (4, 4) or ``xyz`` (3,) m and ``rpy`` (3,) rad;
+        ``color`` ``"#rrggbb"``. Returns the cell; ViewerError names a bad value."""
+        fields = _placement(pose, xyz, rpy)
+        if size is not None:
+            fields["size"] = _list(size)
+        if color is not None:
+            fields["color"] = str(color)
+        if collides is not None:
+            fields["collides"] = bool(collides)
+        if file is not None:
+            fields["file"] = str(Path(file).resolve())
+        if scale is not None:
+            fields["scale"] = _list(scale)
+        return self.request("add_object", name=name, shape=shape, **fields)
+
+    def move_object(self, name: str, pose=None, *, xyz=None, rpy=None) -> dict:
+        """Move object ``name`` to ``pose`` (4, 4), or to ``xyz`` and/or ``rpy`` (the part
+        not given is kept). Returns the cell."""
+        return self.request("move_object", name=name, **_placement(pose, xyz, rpy))
+
+    def remove_object(self, name: str) -> dict:
+        """Remove object ``name`` from the cell. Returns the cell."""
+        return self.request("remove_object", name=name)
+
+
+def _placement(pose, xyz, rpy) -> dict:
+    fields = {}
+    if pose is not None:
+        fields["pose"] = np.asarray(pose, dtype=float).tolist()
+    if xyz is not None:
+        fields["xyz"] = _list(xyz)
+    if rpy is not None:
+        fields["rpy"] = _list(rpy)
+    return fields
 
 
 def _list(values) -> list[float]:

@@ -14,6 +14,11 @@ a Ref:
 Writing widget -> session sets a guard so the session's echo does not write the
 widget back; session -> widget updates run with the widget's signals blocked.
 :class:`Subscriptions` disconnects a widget's session callbacks when it is destroyed.
+
+While a live stream is followed (hundreds of joint vectors a second, robogui --listen),
+the callbacks subscribed with ``paced=True`` (readouts: joint rows, the pose panel, live
+plots) run at most once per display frame, with the newest value (:data:`FRAME_PACER`);
+the 3D view and the remote API's events still see every change at once.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from robogui.session.observable import EventedModel, Signal
 
 __all__ = ["Ref", "field_ref", "joint_ref", "Binding", "bind_slider", "bind_spinbox",
-           "bind_checkbox", "bind_combobox", "Subscriptions"]
+           "bind_checkbox", "bind_combobox", "Subscriptions", "FramePacer", "FRAME_PACER"]
 
 
 @dataclass
@@ -65,21 +70,87 @@ def joint_ref(session, j: int) -> Ref:
     )
 
 
+class FramePacer:
+    """Runs paced callbacks at most once per display frame while held (a followed stream).
+
+    Not held (the usual case) a paced callback runs at once, as any other. Held by one or
+    more keys (:meth:`hold`), :meth:`call` keeps the newest value per callback and a
+    timer runs them all once per :attr:`interval_ms`; releasing the last hold runs what
+    waits at once, so nothing shows a stale value after the stream.
+    """
+
+    interval_ms = 16  # one frame at 60 fps
+
+    def __init__(self):
+        self._holds: set = set()
+        self._pending: dict[Callable, Any] = {}
+        self._timer: QtCore.QTimer | None = None
+
+    @property
+    def active(self) -> bool:
+        return bool(self._holds)
+
+    def hold(self, key, on: bool) -> None:
+        """Pace (``on``) or stop pacing for ``key`` (e.g. one live link's Follow)."""
+        if on:
+            self._holds.add(key)
+        else:
+            self._holds.discard(key)
+            if not self._holds:
+                self.flush()
+
+    def call(self, fn: Callable[[Any], Any], value: Any) -> None:
+        if not self._holds:
+            fn(value)
+            return
+        self._pending[fn] = value
+        if self._timer is None:
+            self._timer = QtCore.QTimer()
+            self._timer.setSingleShot(True)
+            self._timer.timeout.connect(self.flush)
+        if not self._timer.isActive():
+            self._timer.start(self.interval_ms)
+
+    def discard(self, fn: Callable) -> None:
+        self._pending.pop(fn, None)
+
+    def flush(self) -> None:
+        """Run the waiting callbacks now (each with its newest value)."""
+        pending, self._pending = self._pending, {}
+        failed = None
+        for fn, value in pending.items():
+            try:
+                fn(value)
+            except Exception as exc:  # noqa: BLE001 - the others still run; reported after
+                failed = failed or exc
+        if failed is not None:
+            raise failed
+
+
+#: the one pacer of the app (held by the remote API's live link while it follows)
+FRAME_PACER = FramePacer()
+
+
 class Subscriptions:
     """Session-signal connections owned by a widget, all dropped when it is destroyed."""
 
     def __init__(self, owner: QtCore.QObject):
-        self._connections: list[tuple[Signal, Callable]] = []
+        self._connections: list[tuple[Signal, Callable, Callable]] = []
         owner.destroyed.connect(self.clear)
 
-    def connect(self, signal: Signal, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        signal.connect(fn)
-        self._connections.append((signal, fn))
+    def connect(self, signal: Signal, fn: Callable[[Any], Any], *, paced: bool = False
+                ) -> Callable[[Any], Any]:
+        """Call ``fn(value)`` on ``signal``; ``paced``: at most once per frame while a live
+        stream is followed (:data:`FRAME_PACER`), for readouts a person reads, not drags."""
+        slot = (lambda value: FRAME_PACER.call(fn, value)) if paced else fn
+        signal.connect(slot)
+        self._connections.append((signal, slot, fn))
         return fn
 
     def clear(self, *_args) -> None:
-        for signal, fn in self._connections:
-            signal.disconnect(fn)
+        for signal, slot, fn in self._connections:
+            signal.disconnect(slot)
+            FRAME_PACER.discard(fn)
         self._connections.clear()
 
 
@@ -91,7 +162,7 @@ class Binding:
         self.ref = ref
         self._writing = False
         self._subs = Subscriptions(widget)
-        self._subs.connect(ref.signal, self._on_model)
+        self._subs.connect(ref.signal, self._on_model, paced=True)
 
     # subclasses: show a model value in the widget / read the widget's value
     def _show(self, value: Any) -> None:

@@ -96,12 +96,19 @@ class Signal:
         self.name = name
         self._slots: list[Callable[[Any], Any]] = []
 
-    def connect(self, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        """Call ``fn(value)`` on every emission; returns ``fn`` (usable as a decorator)."""
+    def connect(self, fn: Callable[[Any], Any], *, first: bool = False) -> Callable[[Any], Any]:
+        """Call ``fn(value)`` on every emission; returns ``fn`` (usable as a decorator).
+
+        ``first=True`` calls it before the callbacks connected so far (the remote API
+        sends its event before the panels redraw, so a client hears of a change at once).
+        """
         if not callable(fn):
             raise TypeError(f"{self.name}: can only connect a callable, got {fn!r}")
         if fn not in self._slots:
-            self._slots.append(fn)
+            if first:
+                self._slots.insert(0, fn)
+            else:
+                self._slots.append(fn)
         return fn
 
     def disconnect(self, fn: Callable[[Any], Any]) -> None:

@@ -399,3 +399,14 @@ def test_manipulability_of_a_planar_arm_uses_the_directions_it_controls():
     s = Session(load_robot("twolink"))
     s.set_q([0.3, 0.7])
     assert s.manipulability == pytest.approx(abs(np.sin(0.7)), rel=1e-12)
+
+
+def test_a_listener_connected_first_runs_before_the_earlier_ones():
+    from robogui.session.observable import Signal
+
+    calls = []
+    signal = Signal("q")
+    signal.connect(lambda v: calls.append(("panel", v)))
+    signal.connect(lambda v: calls.append(("remote", v)), first=True)
+    signal.emit(1)
+    assert calls == [("remote", 1), ("panel", 1)]

@@ -150,7 +150,7 @@ class JointRow(QtWidgets.QFrame):
         for w in (self.slider, self.minus, self.plus, self.unit):
             w.installEventFilter(self)
         self._subs = Subscriptions(self)
-        self._subs.connect(session.events.q, lambda _q: self.update_limit())
+        self._subs.connect(session.events.q, lambda _q: self.update_limit(), paced=True)
         self.update_units()
         self.update_limit()
 

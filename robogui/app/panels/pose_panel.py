@@ -112,7 +112,7 @@ class PosePanel(QtWidgets.QWidget):
         layout.addStretch(1)
 
         subs = self._subs = Subscriptions(self)
-        subs.connect(session.events.frames, lambda _F: self._on_frames())
+        subs.connect(session.events.frames, lambda _F: self._on_frames(), paced=True)
         subs.connect(session.events.changed, lambda _q: self.update_heavy())
         subs.connect(session.events.robot, lambda _r: self.update_heavy())
         for name in ("orientation", "angle_unit", "length_unit"):

@@ -86,7 +86,7 @@ class ManipulabilityPanel(PlotPanel):
         self._first_pending = False  # the robot's first live sample is queued
         self._robot = None
         self._subs.connect(session.events.robot, self._on_robot)
-        self._subs.connect(session.events.q, self._on_q)
+        self._subs.connect(session.events.q, self._on_q, paced=True)
         self._subs.connect(session.events.time, lambda _t: self._on_playhead())
         self._on_robot(session.robot)
         if runner.analysis is not None:

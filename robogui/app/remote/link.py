@@ -2,8 +2,9 @@
 
 Wires the window into :class:`~robogui.session.remote_api.api.RemoteApi`'s hooks (a PNG of
 the 3D view or the window, programs through the teach pendant, robots through the undo
-stack and the robot picker), starts the :class:`~.server.RemoteServer`, writes the runtime
-file (token, 0600) and shows "Remote: ws://..." in the status bar.
+stack and the robot picker, work-cell edits as undo steps), starts the
+:class:`~.server.RemoteServer`, writes the runtime file (token, 0600) and shows
+"Remote: ws://..." in the status bar.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from robogui.session.remote_api.protocol import new_token
 from robogui.session.remote_api.runtime import runtime_path, write_runtime_file, ws_url
 
 from .. import undo
+from ..bindings import FRAME_PACER
 from .live_menu import LiveMenu
 from .server import RemoteServer
 
@@ -35,7 +37,7 @@ def png_bytes(image: QtGui.QImage) -> bytes:
     return bytes(buffer.data())
 
 
-@dataclass
+@dataclass(eq=False)
 class RemoteLink:
     """What :func:`install_remote` built; :meth:`close` stops serving and removes the file."""
 
@@ -56,6 +58,7 @@ class RemoteLink:
         if self.closed:
             return
         self.closed = True
+        FRAME_PACER.hold(self, False)
         self.server.close()
         self.menu.close()
         if self.runtime_file is not None:
@@ -109,6 +112,24 @@ def _robot_opener(window):
     return open_robot
 
 
+def _cell_setter(window):
+    session = window.session
+
+    def set_cell(cell, text):
+        manager = undo.manager_for(session)
+        if manager is None:
+            session.set_cell(cell)
+            return
+        old = session.cell
+        # applied here (a refusal raises before anything is pushed), outside the observers'
+        # recording, so this command is the one step whoever else watches the cell
+        with manager.replaying():
+            session.set_cell(cell)
+        manager.push_session_change(text, lambda: session.set_cell(cell),
+                                    lambda: session.set_cell(old), applied=True)
+    return set_cell
+
+
 def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str | None = None,
                    token_file=None) -> RemoteLink:
     """Serve the remote API for ``window`` (a robogui MainWindow) on ``host:port``.
@@ -119,7 +140,8 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
     session = window.session
     live = LiveLink(session)
     api = RemoteApi(session, live=live, screenshot=_screenshot(window),
-                    program_loader=_program_loader(window), open_robot=_robot_opener(window))
+                    program_loader=_program_loader(window), open_robot=_robot_opener(window),
+                    set_cell=_cell_setter(window))
     token = token or new_token()
     server = RemoteServer(api, host, port, token, parent=window)
     server.start()
@@ -144,6 +166,14 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
     server.clientsChanged.connect(last_client_gone)
     live.events.follow.connect(show)
     live.events.record.connect(show)
+    # while following, readouts (joint rows, pose, live plots) update once per frame
+    live.events.follow.connect(lambda on: FRAME_PACER.hold(link, on))
+
+    def view_streaming(on: bool) -> None:
+        scene = getattr(getattr(window, "view", None), "scene", None)
+        if scene is not None:
+            scene.streaming = bool(on)
+    live.events.follow.connect(view_streaming)
     show()
     window.destroyed.connect(lambda *_: link.close())
     window.remote = link

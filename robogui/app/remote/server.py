@@ -30,6 +30,7 @@ from PySide6 import QtCore
 
 from robogui.session.remote_api.api import Connection, RemoteApi, event_for
 from robogui.session.remote_api.protocol import (
+    EVENTS,
     MAX_MESSAGE_BYTES,
     RemoteError,
     Request,
@@ -74,12 +75,17 @@ class RemoteServer(QtCore.QObject):
 
     ``port=0`` takes a free port; :attr:`port` is the one bound after :meth:`start`.
     Signals: ``requestReceived(client, Request)`` and ``streamReady()`` cross from the
-    network thread (queued); ``clientsChanged(int)`` says how many are connected.
+    network thread (queued); ``clientsChanged(int)`` says, on the GUI thread, how many are
+    connected.
     """
 
     requestReceived = QtCore.Signal(object, object)
     streamReady = QtCore.Signal()
     clientsChanged = QtCore.Signal(int)
+    # from the network thread, queued to this object's (the GUI) thread: a listener of
+    # clientsChanged (the status label, the stream's end as one undo step) touches widgets
+    # and the session, which only the GUI thread may
+    _clientCountChanged = QtCore.Signal()
 
     def __init__(self, api: RemoteApi, host: str, port: int, token: str, parent=None):
         super().__init__(parent)
@@ -98,10 +104,12 @@ class RemoteServer(QtCore.QObject):
         Queued = QtCore.Qt.ConnectionType.QueuedConnection
         self.requestReceived.connect(self._apply, Queued)
         self.streamReady.connect(self._apply_stream, Queued)
+        self._clientCountChanged.connect(self._announce_clients, Queued)
         self._listeners = []
-        for name in ("q", "robot", "time"):
+        for name in EVENTS:
             fn = (lambda value, name=name: self._broadcast(name, value))
-            api.session.events[name].connect(fn)
+            # first: a client hears of the change before the panels and plots redraw
+            api.session.events[name].connect(fn, first=True)
             self._listeners.append((name, fn))
 
     # -- life ------------------------------------------------------------------------------
@@ -160,7 +168,7 @@ class RemoteServer(QtCore.QObject):
     async def _handler(self, ws) -> None:
         client = _Client(ws, Connection(self.token))
         self.clients.add(client)
-        self.clientsChanged.emit(len(self.clients))
+        self._clientCountChanged.emit()
         try:
             async for message in ws:
                 request, answer = client.connection.receive(message)
@@ -187,7 +195,7 @@ class RemoteServer(QtCore.QObject):
             pass
         finally:
             self.clients.discard(client)
-            self.clientsChanged.emit(len(self.clients))
+            self._clientCountChanged.emit()
 
     def _send(self, client: _Client, message: dict, *, is_event: bool = False) -> None:
         """From the GUI thread: queue ``message`` for ``client`` on the network loop."""
@@ -215,6 +223,9 @@ class RemoteServer(QtCore.QObject):
             pass
 
     # -- GUI thread ------------------------------------------------------------------------
+    def _announce_clients(self) -> None:
+        self.clientsChanged.emit(len(self.clients))
+
     def _apply(self, client: _Client, request: Request) -> None:
         try:
             answer = self.api.handle(request)

@@ -12,8 +12,9 @@
   costs ~10 ms by itself, so frames that follow each other quickly (a slider drag, an
   orbit) are single-sampled with smoothed lines, and once the scene has been still
   for :attr:`SceneWindow.settle_ms` one multisampled frame replaces the last one.
-  Isolated changes (a pose button, a menu) render multisampled at once. Grabbed
-  images are always multisampled.
+  Isolated changes (a pose button, a menu) render multisampled at once, except while a
+  live stream is followed (:attr:`SceneWindow.streaming`). Grabbed images are always
+  multisampled.
 * Updates are coalesced to one frame per event-loop turn, without the platform's
   5 ms update timer (``QT_QPA_UPDATE_IDLE_TIME``, below).
 * :func:`plane_covers_viewport` lets a view skip a floor plane that fills the whole
@@ -82,6 +83,11 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
     settle_ms = 120
     #: text size factor for :meth:`paint_overlay` (set by :meth:`render_image`'s ``scale``)
     overlay_scale = 1.0
+    #: True while the robot follows a live stream (robogui --listen, Live > Follow): on
+    #: software GL every frame is then single-sampled, even when samples come more than
+    #: settle_ms apart (a slow or loaded stream would otherwise pay the multisampled
+    #: frame, ~10 ms, on each sample); the settled frame still comes once it rests
+    streaming = False
 
     def __init__(self, samples: int = 4):
         share = QtGui.QOpenGLContext.globalShareContext()
@@ -127,6 +133,8 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
             return False
         if not self.software or self._settle_pending:
             return True
+        if self.streaming:
+            return False  # a followed stream: single-sampled until it rests, however slow
         # software GL: only isolated frames; a frame soon after the last is single-sampled
         return (time.perf_counter() - self._last_paint) * 1000.0 > self.settle_ms
 

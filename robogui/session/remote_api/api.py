@@ -11,9 +11,10 @@ Hooks the app fills in (each None without a window):
 
 * ``screenshot(path, what) -> bytes`` - a PNG of the 3D view (``what="view"``) or the
   window; written to ``path`` when given;
-* ``cell`` - a work-cell object with ``add_object(name, shape, size, pose)`` and
-  ``move_object(name, pose)``; without one (today) those requests answer
-  ``unsupported: no cell support``. See :func:`cell_hook`.
+* ``set_cell(cell, text)`` - show a new work cell (the app: through its undo stack, one
+  step called ``text``); default ``session.set_cell``. The cell requests
+  (``open_cell``, ``add_object``, ``move_object``, ``remove_object``) build the whole new
+  cell in :mod:`.cell_requests` before they call it.
 * ``program_loader(path=None, text=None) -> trajectory`` - load a teach program and
   compile it (the app uses its teach pendant so the Program dock shows it).
 """
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,6 +32,13 @@ from robogui.engine.spatial.quaternion import r2q
 from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import load_robot
 
+from .cell_requests import (
+    cell_summary,
+    cell_with_moved_object,
+    cell_with_new_object,
+    cell_without_object,
+    opened_cell,
+)
 from .live import LiveLink
 from .protocol import (
     EVENTS,
@@ -43,19 +52,9 @@ from .protocol import (
     token_matches,
 )
 
-__all__ = ["Connection", "RemoteApi", "handle_message", "cell_hook", "event_for"]
+__all__ = ["Connection", "RemoteApi", "handle_message", "event_for"]
 
 _CONNECTION_OPS = ("hello", "subscribe")
-
-
-def cell_hook(session):
-    """The work cell the remote API may edit, or None: the cell model's object if the
-    session has one with ``add_object`` and ``move_object`` (a cell API is being built
-    separately; this is the one place that looks for it)."""
-    cell = getattr(session, "cell", None)
-    if cell is not None and hasattr(cell, "add_object") and hasattr(cell, "move_object"):
-        return cell
-    return None
 
 
 class Connection:
@@ -110,18 +109,14 @@ def _as_q(session, values: list[float], what: str = "q") -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
-def _pose(rows) -> np.ndarray:
-    if len(rows) != 4 or any(len(row) != 4 for row in rows):
-        raise RemoteError("bad_size", "pose must be 4 rows of 4 numbers (a 4x4 transform, m)")
-    return np.asarray(rows, dtype=float)
-
-
 def event_for(name: str, value, session) -> dict:
-    """The event message for a session event (``q``, ``robot`` or ``time``)."""
+    """The event message for a session event (``q``, ``robot``, ``time`` or ``cell``)."""
     if name == "q":
         return event("q", q=np.asarray(value, dtype=float).tolist())
     if name == "robot":
         return event("robot", name=str(value.name), n=int(value.n), q=session.q.tolist())
+    if name == "cell":
+        return event("cell", **cell_summary(value))
     return event("time", t=float(value))
 
 
@@ -132,7 +127,8 @@ class RemoteApi:
                  screenshot: Callable[[str | None, str], bytes] | None = None,
                  program_loader: Callable[..., Any] | None = None,
                  robot_loader: Callable[..., Any] = load_robot,
-                 open_robot: Callable[[Any, str], None] | None = None):
+                 open_robot: Callable[[Any, str], None] | None = None,
+                 set_cell: Callable[[Any, str], None] | None = None):
         self.session = session
         self.live = live if live is not None else LiveLink(session)
         self.screenshot = screenshot
@@ -140,6 +136,8 @@ class RemoteApi:
         self.robot_loader = robot_loader
         # shows a loaded robot (the app: through its undo stack and robot picker)
         self.open_robot = open_robot or (lambda robot, name, q=None: session.set_robot(robot, q))
+        # shows a new work cell (the app: one undo step called text)
+        self.set_cell = set_cell or (lambda cell, text: session.set_cell(cell))
 
     def handle(self, request: Request, *, show: bool = True) -> dict | None:
         """Apply ``request``; the reply (None for a successful request without an id).
@@ -284,7 +282,7 @@ class RemoteApi:
         written = self.live.save_csv(path)
         return {"path": str(written), "samples": self.live.sample_count}
 
-    # -- screenshot and cell ---------------------------------------------------------------
+    # -- screenshot ------------------------------------------------------------------------
     def _op_screenshot(self, path=None, what="view") -> dict:
         if what not in ("view", "window"):
             raise RemoteError("bad_request", f"screenshot.what must be view or window, got "
@@ -296,23 +294,29 @@ class RemoteApi:
             return {"path": path, "bytes": len(png)}
         return {"png": base64.b64encode(png).decode("ascii")}
 
-    def _cell(self):
-        cell = cell_hook(self.session)
-        if cell is None:
-            raise RemoteError("unsupported", "no cell support: this robogui has no work-cell "
-                                             "model yet")
-        return cell
+    # -- the work cell ---------------------------------------------------------------------
+    def _show_cell(self, cell, text: str) -> dict:
+        self.set_cell(cell, text)
+        return cell_summary(self.session.cell)
 
-    def _op_add_object(self, name, shape, size=None, pose=None) -> dict:
-        cell = self._cell()
-        T = _pose(pose) if pose is not None else np.eye(4)
-        cell.add_object(name, shape, size, T)
-        return {"name": name}
+    def _op_get_cell(self) -> dict:
+        return cell_summary(self.session.cell)
 
-    def _op_move_object(self, name, pose) -> dict:
-        cell = self._cell()
-        cell.move_object(name, _pose(pose))
-        return {"name": name}
+    def _op_open_cell(self, path) -> dict:
+        cell = opened_cell(path)
+        return self._show_cell(cell, f"Remote: open cell {Path(path).name}")
+
+    def _op_add_object(self, name, shape, **fields) -> dict:
+        cell = cell_with_new_object(self.session.cell, name, shape, **fields)
+        return self._show_cell(cell, f"Remote: add {name}")
+
+    def _op_move_object(self, name, **fields) -> dict:
+        cell = cell_with_moved_object(self.session.cell, name, **fields)
+        return self._show_cell(cell, f"Remote: move {name}")
+
+    def _op_remove_object(self, name) -> dict:
+        cell = cell_without_object(self.session.cell, name)
+        return self._show_cell(cell, f"Remote: remove {name}")
 
 
 def handle_message(connection: Connection, api: RemoteApi, message: str | bytes) -> dict | None:

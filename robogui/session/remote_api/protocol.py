@@ -8,7 +8,7 @@ with a 500 Hz controller; a failure is always answered). Replies::
     {"id": 7, "ok": false, "error": {"code": "bad_size", "message": "q needs 6 values ..."}}
 
 Events pushed to a connection that subscribed: ``{"event": "q", "q": [...]}``,
-``{"event": "robot", ...}``, ``{"event": "time", "t": 1.5}``.
+``{"event": "robot", ...}``, ``{"event": "time", "t": 1.5}``, ``{"event": "cell", ...}``.
 
 Everything here is pure: :func:`parse_request` turns text into a :class:`Request` or
 raises :class:`RemoteError`, whose ``code`` names the problem (see :data:`ERROR_CODES`).
@@ -43,11 +43,12 @@ ERROR_CODES = {
     "bad_size": "a joint vector or trajectory of the wrong size for the robot",
     "not_finite": "a number is NaN, infinite or too large",
     "not_following": "stream_q while the app is not in Follow mode",
-    "unsupported": "the app cannot do this here (no window, no cell support)",
+    "unknown_object": "the work cell has no object of that name",
+    "unsupported": "the app cannot do this here (no window for a screenshot)",
     "failed": "the request was valid but could not be done (file error, bad robot...)",
 }
 
-EVENTS = ("q", "robot", "time")
+EVENTS = ("q", "robot", "time", "cell")
 
 _NUM = "number"
 _NUMS = "numbers"      # a list of numbers
@@ -76,8 +77,13 @@ OPS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
     "follow": ({"on": _BOOL}, {}),
     "record": ({"on": _BOOL}, {}),
     "save_recording": ({"path": _STR}, {}),
-    "add_object": ({"name": _STR, "shape": _STR}, {"size": _NUMS, "pose": _ROWS}),
-    "move_object": ({"name": _STR, "pose": _ROWS}, {}),
+    "open_cell": ({"path": _STR}, {}),
+    "get_cell": ({}, {}),
+    "add_object": ({"name": _STR, "shape": _STR},
+                   {"size": _NUMS, "pose": _ROWS, "xyz": _NUMS, "rpy": _NUMS, "color": _STR,
+                    "collides": _BOOL, "file": _STR, "scale": _NUMS}),
+    "move_object": ({"name": _STR}, {"pose": _ROWS, "xyz": _NUMS, "rpy": _NUMS}),
+    "remove_object": ({"name": _STR}, {}),
 }
 
 # larger than any joint value or time a robot has: refused as "not finite"

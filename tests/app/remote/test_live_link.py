@@ -56,16 +56,23 @@ def test_follow_from_the_menu_record_waypoint_takes_the_live_pose(qtbot, window,
     finish(qtbot, thread)
     assert replies[0]["ok"] and replies[1]["result"]["q"] == stream[-1].tolist()
     np.testing.assert_array_equal(session.q, stream[-1])
+    # the server sees the client leave a moment after the client's thread ended: wait for
+    # the GUI thread to hear it, so the stream's end (one complete change, made when the
+    # last client left) comes before the waypoint below
+    qtbot.waitUntil(lambda: "0 connected" in remote.label.text(), timeout=10000)
     # the teach pendant's Record button: the waypoint is the live pose
     program_panel = window.teach.program
+    waypoints_before = len(program_panel.state.program.waypoints)
     program_panel.record_button.click()
     waypoint = program_panel.state.program.waypoints[-1]
     np.testing.assert_array_equal(waypoint.q, stream[-1])
-    follow.trigger()  # Follow off: the stream was one change, so one undo step brings q back
+    follow.trigger()  # Follow off: the stream was one change already, no further step
     assert not remote.live.following
-    window.undo.stack.undo()
+    window.undo.stack.undo()  # the recorded waypoint
+    assert len(program_panel.state.program.waypoints) == waypoints_before
+    np.testing.assert_array_equal(session.q, stream[-1])
+    window.undo.stack.undo()  # the whole stream, one step
     np.testing.assert_array_equal(session.q, q_before)
-    assert program_panel.state.program.waypoints[-1].name == waypoint.name
 
 
 def test_a_remote_follow_request_ticks_the_menu_and_record_saves_a_csv(qtbot, window, remote,
@@ -224,3 +231,99 @@ def test_samples_waiting_for_a_busy_gui_thread_are_bounded(qtbot, window, remote
     assert {e["error"]["code"] for e in errors} == {"failed"}
     assert "the app is behind" in errors[0]["error"]["message"]
     qtbot.waitUntil(lambda: window.session.q.tolist() == stream[4], timeout=10000)
+
+
+def test_the_q_event_leaves_before_the_panels_update(qtbot, window, monkeypatch, request):
+    import types
+
+    order = []
+    # a listener connected before the server, as the window's panels are
+    window.session.events.q.connect(lambda q: order.append("panel"))
+    remote = request.getfixturevalue("remote")
+    client = types.SimpleNamespace(connection=types.SimpleNamespace(events={"q"},
+                                                                    authenticated=True))
+    monkeypatch.setattr(remote.server, "clients", [client])  # a subscriber to tell
+    monkeypatch.setattr(remote.server, "_send",
+                        lambda client, message, **k: order.append(message["event"]))
+    window.session.set_q([0.2] * 6)
+    assert order == ["q", "panel"]
+
+
+def test_while_following_the_readouts_update_once_per_frame_and_end_on_the_last_sample(
+        qtbot, window, remote):
+    from robogui.app.bindings import FRAME_PACER
+    from robogui.engine.kinematics.kinematics import fkine
+
+    panel = window.pose_panel
+    calls = []
+    original = panel.update_pose
+    panel.update_pose = lambda: (calls.append(1), original())[1]
+    remote.menu.follow_action.trigger()  # Live > Follow live joint states
+    assert FRAME_PACER.active
+    stream = [np.full(6, 0.004 * k) for k in range(1, 201)]
+    replies: list = []
+    thread = run_client(remote.url, [{"op": "hello", "token": "tok", "id": 0},
+                                     *({"op": "stream_q", "q": q.tolist()} for q in stream),
+                                     {"op": "get_q", "id": 1}], replies)
+    finish(qtbot, thread)
+    assert replies[1]["result"]["q"] == stream[-1].tolist()
+    # the joint rows and the pose panel show the last sample within a frame or two
+    T = fkine(window.session.robot, stream[-1])
+    from robogui.session.explain import readout
+
+    assert window.session.display.length_unit == "mm"
+    x_mm = readout.fmt(T[0, 3] * 1000, readout.decimals("mm"))
+    qtbot.waitUntil(lambda: panel.pos_labels[0].text() == x_mm, timeout=5000)
+    spin = window.findChildren(QtWidgets.QDoubleSpinBox)
+    assert any(abs(s.value() - np.degrees(0.8)) < 1e-3 for s in spin)
+    assert 0 < len(calls) < len(stream)  # paced: fewer readout updates than samples
+    remote.menu.follow_action.trigger()  # Follow off: no more pacing
+    assert not FRAME_PACER.active
+    calls.clear()
+    window.session.set_q(np.zeros(6))
+    assert calls == [1]  # at once again
+
+
+def test_the_frame_pacer_runs_the_newest_value_once_and_flushes_on_release(qtbot):
+    from robogui.app.bindings import FramePacer
+
+    pacer, seen = FramePacer(), []
+    pacer.call(seen.append, 1)
+    assert seen == [1]  # not held: at once
+    pacer.hold("a", True)
+    pacer.hold("b", True)
+    for v in (2, 3, 4):
+        pacer.call(seen.append, v)
+    assert seen == [1]
+    qtbot.waitUntil(lambda: seen == [1, 4], timeout=2000)  # one call, the newest value
+    pacer.call(seen.append, 5)
+    pacer.hold("a", False)
+    assert seen == [1, 4]  # still held by b
+    pacer.hold("b", False)
+    assert seen == [1, 4, 5]  # the last hold released: what waited runs at once
+
+
+def test_followed_frames_are_single_sampled_however_far_apart_then_one_settled_frame(
+        qtbot, window, remote):
+    scene = window.view.scene
+    if not scene.software:
+        pytest.skip("hardware GL multisamples every frame")
+
+    def frame_long_after_the_last(q):
+        # as if the previous frame were long ago (a slow or loaded stream), without
+        # waiting: the settle timer must not slip a frame in between
+        scene._settle.stop()
+        scene._last_paint = -1e9
+        with qtbot.waitSignal(window.view.frameSwapped, timeout=5000):
+            remote.live.feed(q) if remote.live.following else window.session.set_q(q)
+        return scene.last_frame_multisampled
+
+    remote.menu.follow_action.trigger()  # Live > Follow live joint states
+    assert scene.streaming
+    assert not frame_long_after_the_last(np.full(6, 0.1))
+    assert not frame_long_after_the_last(np.full(6, 0.2))
+    # once the stream rests, one multisampled frame replaces the last
+    qtbot.waitUntil(lambda: scene.last_frame_multisampled, timeout=5000)
+    remote.menu.follow_action.trigger()
+    assert not scene.streaming
+    assert frame_long_after_the_last(np.full(6, 0.3))  # an isolated change: multisampled

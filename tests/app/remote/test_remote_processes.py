@@ -113,12 +113,16 @@ def test_malformed_requests_over_the_wire_leave_the_app_as_it_was(app):
         assert answer["error"]["code"] == "unauthorized"
         assert hello(ws, app.info["token"])["ok"]
         before = call(ws, op="get_state", id=3)["result"]
+        cell_before = call(ws, op="get_cell", id=3)["result"]
         for text, code in [
             ("{not json", "bad_json"),
             ('{"op": "set_q", "q": [0, 0, NaN, 0, 0, 0], "id": 4}', "not_finite"),
             ('{"op": "set_q", "q": [0, 0, 0], "id": 5}', "bad_size"),
             ('{"op": "launch", "id": 6}', "unknown_op"),
-            ('{"op": "add_object", "name": "t", "shape": "box", "id": 7}', "unsupported"),
+            ('{"op": "add_object", "name": "t", "shape": "box", "id": 7}', "bad_size"),
+            ('{"op": "add_object", "name": "t", "shape": "cone", "size": [1], "id": 7}',
+             "bad_request"),
+            ('{"op": "move_object", "name": "t", "xyz": [0, 0, 1], "id": 7}', "unknown_object"),
             (json.dumps({"op": "set_q", "q": [0.0] * 6, "pad": "x" * (1 << 20)}), "too_large"),
         ]:
             ws.send(text)
@@ -126,6 +130,7 @@ def test_malformed_requests_over_the_wire_leave_the_app_as_it_was(app):
             assert answer["ok"] is False and answer["error"]["code"] == code, (text[:60], answer)
             assert answer["error"]["message"]
         assert call(ws, op="get_state", id=8)["result"] == before
+        assert call(ws, op="get_cell", id=9)["result"] == cell_before
 
 
 def test_screenshot_of_the_view_is_a_png(app):
@@ -195,6 +200,16 @@ def test_viewer_starts_its_app_and_drives_it(tmp_path, monkeypatch):
         assert (tmp_path / "shot.png").read_bytes()[:4] == b"\x89PNG" and shot.size[0] > 100
         viewer.robot = "puma560"
         assert viewer.state["n"] == 6 and viewer.robot == "Puma 560"
+        T = np.eye(4)
+        T[:3, 3] = [0.5, 0.1, 0.3]
+        viewer.add_object("ball", "sphere", [0.05], pose=T, color="#ff0000")
+        viewer.move_object("ball", xyz=[0.5, -0.1, 0.3])
+        with pytest.raises(robogui.viewer.ViewerError, match="unknown_object"):
+            viewer.move_object("cube", xyz=[0, 0, 0])
+        (ball,) = viewer.cell["objects"]
+        assert (ball["name"], ball["xyz"], ball["color"]) == ("ball", [0.5, -0.1, 0.3],
+                                                              "#ff0000")
+        assert viewer.remove_object("ball")["objects"] == []
         process = viewer.process
     assert process.poll() is not None  # closing the Viewer closed the app it started
 

@@ -13,6 +13,7 @@ from robogui.engine.kinematics.kinematics import fkine
 from robogui.engine.trajectory.trajectory import Trajectory
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
+from robogui.session.planning_scene.cell import Cell, CellObject
 from robogui.session.remote_api.api import Connection, RemoteApi, handle_message
 from robogui.session.remote_api.protocol import (
     ERROR_CODES,
@@ -35,6 +36,8 @@ def link():
     traj = Trajectory(np.array([0.0, 1.0]), np.array([np.zeros(6), np.full(6, 0.5)]))
     session.set_trajectory(traj)
     session.set_time(0.25, changing=False)
+    session.set_cell(Cell(objects=(CellObject("table", "box", (1.0, 0.6, 0.02),
+                                              xyz=(0.6, 0, 0.4)),)))
     return session, api, conn
 
 
@@ -46,7 +49,7 @@ def send(link, message):
 
 def state(session):
     return (session.robot, session.q.tolist(), session.trajectory, session.time,
-            session.playing)
+            session.playing, session.cell)
 
 
 Q7 = [0.1] * 7
@@ -93,10 +96,51 @@ MALFORMED = [
     ("robot q size", {"op": "open_robot", "robot": "stanford", "q": [0] * 5, "id": 1},
      "bad_size", "6 values"),
     ("screenshot without window", {"op": "screenshot", "id": 1}, "unsupported", "screenshot"),
-    ("add object", {"op": "add_object", "name": "table", "shape": "box", "size": [1, 1, 1],
-                    "id": 1}, "unsupported", "no cell support"),
-    ("move object", {"op": "move_object", "name": "table", "pose": np.eye(4).tolist(),
-                     "id": 1}, "unsupported", "no cell support"),
+    ("add object: bad shape", {"op": "add_object", "name": "b", "shape": "cube",
+                               "size": [1, 1, 1], "id": 1}, "bad_request", "box, cylinder"),
+    ("add object: size count", {"op": "add_object", "name": "b", "shape": "cylinder",
+                                "size": [0.1, 0.2, 0.3], "id": 1}, "bad_size", "[radius, length]"),
+    ("add object: no size", {"op": "add_object", "name": "b", "shape": "sphere", "id": 1},
+     "bad_size", "got none"),
+    ("add object: negative size", {"op": "add_object", "name": "b", "shape": "sphere",
+                                   "size": [-0.1], "id": 1}, "bad_request", "positive"),
+    ("add object: NaN size", '{"op": "add_object", "name": "b", "shape": "sphere", '
+                             '"size": [NaN], "id": 1}', "not_finite", "NaN"),
+    ("add object: NaN pose", '{"op": "add_object", "name": "b", "shape": "sphere", '
+                             '"size": [0.1], "xyz": [0, NaN, 0], "id": 1}', "not_finite", "NaN"),
+    ("add object: taken name", {"op": "add_object", "name": "table", "shape": "sphere",
+                                "size": [0.1], "id": 1}, "bad_request", "already called"),
+    ("add object: bad colour", {"op": "add_object", "name": "b", "shape": "sphere",
+                                "size": [0.1], "color": "red", "id": 1}, "bad_request",
+     "#rrggbb"),
+    ("add object: pose 3x4", {"op": "add_object", "name": "b", "shape": "sphere", "size": [0.1],
+                              "pose": np.eye(4)[:3].tolist(), "id": 1}, "bad_size", "4x4"),
+    ("add object: pose not rigid", {"op": "add_object", "name": "b", "shape": "sphere",
+                                    "size": [0.1], "pose": (2 * np.eye(4)).tolist(), "id": 1},
+     "bad_request", "rigid"),
+    ("add object: pose and xyz", {"op": "add_object", "name": "b", "shape": "sphere",
+                                  "size": [0.1], "pose": np.eye(4).tolist(), "xyz": [0, 0, 0],
+                                  "id": 1}, "bad_request", "not both"),
+    ("add object: mesh file missing", {"op": "add_object", "name": "m", "shape": "mesh",
+                                       "file": "/nonexistent/part.stl", "id": 1}, "failed",
+     "part.stl"),
+    ("add object: file for a box", {"op": "add_object", "name": "b", "shape": "box",
+                                    "size": [1, 1, 1], "file": "/tmp/x.stl", "id": 1},
+     "bad_request", "only a mesh"),
+    ("move object: unknown name", {"op": "move_object", "name": "chair", "xyz": [0, 0, 1],
+                                   "id": 1}, "unknown_object", "objects: table"),
+    ("move object: no pose", {"op": "move_object", "name": "table", "id": 1}, "bad_request",
+     "needs pose"),
+    ("move object: xyz of 2", {"op": "move_object", "name": "table", "xyz": [0, 1], "id": 1},
+     "bad_size", "3 numbers"),
+    ("move object: beyond bounds", {"op": "move_object", "name": "table", "xyz": [0, 0, 1e8],
+                                    "id": 1}, "bad_request", "xyz"),
+    ("move object: pose rows", {"op": "move_object", "name": "table", "pose": [[1, 0, 0]],
+                                "id": 1}, "bad_size", "4x4"),
+    ("remove object: unknown", {"op": "remove_object", "name": "chair", "id": 1},
+     "unknown_object", "chair"),
+    ("open cell: missing file", {"op": "open_cell", "path": "/nonexistent/a.cell", "id": 1},
+     "failed", "a.cell"),
     ("record without follow", {"op": "record", "on": True, "id": 1}, "not_following", "follow"),
     ("nothing recorded", {"op": "save_recording", "path": "/tmp/never.csv", "id": 1}, "failed",
      "nothing was recorded"),
@@ -239,30 +283,6 @@ def test_screenshot_through_the_hook(link, tmp_path):
     api = RemoteApi(session, screenshot=lambda path, what: calls.append((path, what)) or b"PNG")
     answer = handle_message(conn, api, json.dumps({"op": "screenshot", "id": 1}))
     assert base64.b64decode(answer["result"]["png"]) == b"PNG" and calls == [(None, "view")]
-
-
-def test_cell_requests_reach_a_cell_when_the_session_has_one(link):
-    session, api, _ = link
-
-    class Cell:
-        def __init__(self):
-            self.objects = {}
-
-        def add_object(self, name, shape, size, pose):
-            self.objects[name] = (shape, size, pose)
-
-        def move_object(self, name, pose):
-            self.objects[name] = (*self.objects[name][:2], pose)
-
-    session.cell = Cell()
-    pose = np.eye(4)
-    pose[:3, 3] = [0.5, 0, 0]
-    assert send(link, {"op": "add_object", "name": "box", "shape": "box", "size": [0.1] * 3,
-                       "id": 1})["ok"]
-    assert send(link, {"op": "move_object", "name": "box", "pose": pose.tolist(), "id": 2})["ok"]
-    np.testing.assert_array_equal(session.cell.objects["box"][2], pose)
-    answer = send(link, {"op": "move_object", "name": "box", "pose": [[1, 0, 0]], "id": 3})
-    assert answer["error"]["code"] == "bad_size"
 
 
 def test_parse_request_keeps_the_fields_as_floats():
