@@ -397,8 +397,12 @@ class UndoManager(QtCore.QObject):
         origin = self._origin()
         self._base = replace(self._base, origin=origin)
         top = self.stack.command(self.stack.index() - 1) if self.stack.index() else None
-        if isinstance(top, RobotCommand) and top.new.robot is self.session.robot:
-            top.new = replace(top.new, origin=origin)
+        # inside a labelled block (e.g. opening a cell with its robot) the robot step is
+        # not on the stack yet
+        pending = self._label[-1][2] if self._label else []
+        for cmd in (top, *pending):
+            if isinstance(cmd, RobotCommand) and cmd.new.robot is self.session.robot:
+                cmd.new = replace(cmd.new, origin=origin)
 
     def _rebase(self) -> None:
         s = self.session

@@ -32,6 +32,7 @@ from ..view.compare_layer import install_compare
 from ..view.ellipsoid_item import EllipsoidOverlay
 from ..view.view3d import CAMERA_PRESETS, RobotView
 from ..widgets.docking import placeholder_dock
+from .cell_menu import install_cell
 from .file_drop import FileDrop
 from .fullscreen import FullScreenView
 from .menu_extras import install_symbolic_and_legacy_actions
@@ -45,6 +46,7 @@ __all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
 
 SHORTCUTS = [
     ("Ctrl+O", "open a robot file"),
+    ("Ctrl+Shift+O", "open a work cell (.cell)"),
     ("Ctrl+Shift+S", "save a screenshot of the window"),
     ("Ctrl+Z", "undo the last change (joints, tool, robot, program)"),
     ("Ctrl+Shift+Z / Ctrl+Y", "redo"),
@@ -66,6 +68,8 @@ SHORTCUTS = [
      "Shift: free move in the view plane"),
     ("Mouse: on a link", "hover: its joint; click: select it; drag or wheel on the selected "
      "link: move that joint; right click: menu"),
+    ("Mouse: click a cell object", "choose it: the tool handle moves and turns it (click "
+     "empty space: the handle goes back to the TCP)"),
     ("Mouse: left drag", "orbit (Ctrl: pan)"),
     ("Mouse: middle drag", "pan"),
     ("Mouse: wheel", "zoom (Ctrl: field of view)"),
@@ -178,6 +182,7 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         # D-H frames, chain panel, workspace, singularities, presentation mode, New/Save robot
         self.teaching = install_teaching(self, session)
         self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
+        self.cell_tools = install_cell(self)  # the work cell: view, Cell dock, File > Work cell
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
