@@ -81,9 +81,10 @@ class CellFiles(QtCore.QObject):
             self._timer.start()
 
     # -- opening ---------------------------------------------------------------------------
-    def open_cell(self, path) -> bool:
-        """Open the cell file ``path`` (and the robot it names); one undo step. A bad file
-        or robot is reported and the state stays as it was. True when opened."""
+    def open_cell(self, path, *, with_robot: bool = True) -> bool:
+        """Open the cell file ``path`` (and the robot it names, unless ``with_robot`` is
+        False); one undo step. A bad file or robot is reported and the state stays as it
+        was. True when opened."""
         path = Path(path)
         try:
             cell = load_cell(path)
@@ -92,7 +93,7 @@ class CellFiles(QtCore.QObject):
             return False
         robot = cell_robot(cell, path)
         with undo.labelled(self.session, f"Open cell {path.name}"):
-            if robot is not None and not self._is_current_robot(robot):
+            if with_robot and robot is not None and not self._is_current_robot(robot):
                 if not self.open_robot(robot):
                     return False
             self._quiet += 1

@@ -34,6 +34,15 @@ class CellTools:
     menu: QtWidgets.QMenu | None = None
     recent_menu: QtWidgets.QMenu | None = None
 
+    def open_at_start(self, path, *, with_robot: bool = True) -> bool:
+        """Open a cell given on the command line (``--cell``, ``--demo``): the Cell panel
+        comes forward and the camera takes in the robot and the cell."""
+        ok = self.files.open_cell(path, with_robot=with_robot)
+        if ok:
+            self.show_panel()
+            self.layer.view.fit_to_robot()
+        return ok
+
     def show_panel(self) -> None:
         """Show the Cell dock in front of its tab group."""
         self.dock.show()

@@ -510,14 +510,16 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             view: str | None = None, restore: bool = True, library_name: str | None = None,
             program: str | None = None, trajectory: str | None = None,
             time_s: float | None = None, reopen_last: bool = False,
-            listen: tuple[str, int] | None = None, token_file: str | None = None) -> int:
+            listen: tuple[str, int] | None = None, token_file: str | None = None,
+            cell: str | None = None, cell_robot: bool = True) -> int:
     """Show the main window for ``session`` and run the event loop; returns the exit code.
 
     ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up,
     and the playhead put at ``time_s`` seconds. ``reopen_last``: open the robot of the
     last session instead of ``session``'s (no robot was asked for; ``restore`` too).
     ``listen`` (address, port) serves the remote API there (:mod:`robogui.app.remote`),
-    its runtime file at ``token_file``.
+    its runtime file at ``token_file``. ``cell`` (a .cell file) opens at start, with the
+    robot it names when ``cell_robot``.
     """
     from .errors import install_excepthook
 
@@ -530,6 +532,9 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
         win.reopen_last_robot()
     if size is not None:
         win.resize(*size)
+    if cell:
+        with win.undo.paused():  # where the session starts, not an edit
+            win.cell_tools.open_at_start(cell, with_robot=cell_robot)
     win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)
     remote = None
     if listen is not None:
