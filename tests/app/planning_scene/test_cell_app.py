@@ -183,3 +183,26 @@ def test_a_mesh_dropped_on_the_view_becomes_an_object(qtbot, window, session, tm
     back = load_cell(out)
     assert back.object("bracket").file == str(out.parent / "my-meshes" / "bracket.stl")
     np.testing.assert_allclose(back.object("bracket").mesh[0], obj.mesh[0])
+
+
+def test_the_cell_is_autosaved_and_offered_back_after_a_crash(qtbot, window, session,
+                                                              settings, errors):
+    from robogui.app.shell.main_window import MainWindow
+    from robogui.session import Session
+
+    files = window.cell_tools.files
+    qtbot.mouseClick(window.cell_tools.panel.add_buttons["capsule"],
+                     QtCore.Qt.MouseButton.LeftButton)
+    assert files.autosaver.dirty
+    assert files.autosave_tick(now=1e9) and files.autosaver.path.is_file()
+    # the process dies here (no save); the next start offers the cell back
+    win2 = MainWindow(Session(session.robot), settings=settings, error_presenter=errors,
+                      restore=False)
+    qtbot.addWidget(win2)
+    restore = win2.cell_tools.actions["restore"]
+    assert restore.isEnabled() and "autosaved" in win2.statusBar().currentMessage()
+    restore.trigger()
+    assert win2.session.cell.names == ("capsule",) and not restore.isEnabled()
+    win2.act_undo.trigger()  # one undo step
+    assert win2.session.cell is None
+    win2.close()
