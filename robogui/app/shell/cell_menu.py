@@ -145,5 +145,8 @@ def _build_menu(window, tools: CellTools) -> None:
     tools.menu, tools.recent_menu = m, recent
     show = tools.dock.toggleViewAction()
     show.setText("&Cell panel")
+    tip = "the work cell's objects: add, move, rename, hide, colour"
+    show.setToolTip(tip)
+    show.setStatusTip(tip)
     window.view_menu.addAction(show)
     tools.actions["panel"] = show
