@@ -80,21 +80,20 @@ class CellPanel(QtWidgets.QWidget):
         self.tree.selectionModel().currentRowChanged.connect(self._row_chosen)
         self.model.itemChanged.connect(self._item_changed)
 
-        add = QtWidgets.QHBoxLayout()
+        add = QtWidgets.QGridLayout()  # two rows: the panel stays narrow beside the view
         add.setSpacing(4)
-        add.addWidget(QtWidgets.QLabel("Add"))
+        add.addWidget(QtWidgets.QLabel("Add"), 0, 0)
         self.add_buttons: dict[str, QtWidgets.QPushButton] = {}
-        for shape in (*ADD_SHAPES, "mesh"):
+        for k, shape in enumerate((*ADD_SHAPES, "mesh")):
             b = QtWidgets.QPushButton(shape.capitalize() + ("\u2026" if shape == "mesh" else ""))
             b.setObjectName(f"addCell_{shape}")
             b.setToolTip(f"add a {shape} at the tool centre point" if shape != "mesh" else
                          "add an object from a mesh file (STL, OBJ, DAE, glTF)")
             b.clicked.connect(lambda _=False, s=shape: self.add(s))
-            add.addWidget(b)
+            add.addWidget(b, k // 3, 1 + k % 3)
             self.add_buttons[shape] = b
-        add.addStretch(1)
 
-        acts = QtWidgets.QHBoxLayout()
+        acts = QtWidgets.QGridLayout()
         acts.setSpacing(4)
         self.delete_button = QtWidgets.QPushButton("Delete")
         self.delete_button.clicked.connect(self.delete_selected)
@@ -108,9 +107,9 @@ class CellPanel(QtWidgets.QWidget):
         self.collides_box = QtWidgets.QCheckBox("Collides")
         self.collides_box.setToolTip("off: decoration the collision checks ignore")
         self.collides_box.toggled.connect(self._collides_toggled)
-        for w in (self.delete_button, self.hide_button, self.color_button, self.collides_box):
-            acts.addWidget(w)
-        acts.addStretch(1)
+        for k, w in enumerate((self.delete_button, self.hide_button, self.color_button,
+                               self.collides_box)):
+            acts.addWidget(w, k // 2, k % 2)
 
         d = session.display
         pose_box = QtWidgets.QGroupBox("Pose in the world")
@@ -119,14 +118,15 @@ class CellPanel(QtWidgets.QWidget):
                            for a in "xyz"]
         self.rpy_fields = [unit_field(d, "angle", -math.pi, math.pi, what=f"object {a}",
                                       wrapping=True) for a in ("roll", "pitch", "yaw")]
+        # x | roll, y | pitch, z | yaw: two columns keep the panel narrow
         for i, (a, f) in enumerate(zip("xyz", self.xyz_fields, strict=True)):
-            grid.addWidget(QtWidgets.QLabel(a), 0, 2 * i)
-            grid.addWidget(f, 0, 2 * i + 1)
+            grid.addWidget(QtWidgets.QLabel(a), i, 0)
+            grid.addWidget(f, i, 1)
             f.setObjectName(f"cell_{a}")
             f.valueChanged.connect(self._pose_typed)
         for i, (a, f) in enumerate(zip(("roll", "pitch", "yaw"), self.rpy_fields, strict=True)):
-            grid.addWidget(QtWidgets.QLabel(a), 1, 2 * i)
-            grid.addWidget(f, 1, 2 * i + 1)
+            grid.addWidget(QtWidgets.QLabel(a), i, 2)
+            grid.addWidget(f, i, 3)
             f.setObjectName(f"cell_{a}")
             f.valueChanged.connect(self._pose_typed)
         size_box = QtWidgets.QGroupBox("Size")
@@ -135,13 +135,13 @@ class CellPanel(QtWidgets.QWidget):
         self.size_fields = [unit_field(d, "length", 1e-6, 1000.0, what="object size")
                             for _ in range(3)]
         for i, (lab, f) in enumerate(zip(self.size_labels, self.size_fields, strict=True)):
-            sgrid.addWidget(lab, 0, 2 * i)
-            sgrid.addWidget(f, 0, 2 * i + 1)
+            sgrid.addWidget(lab, i // 2, 2 * (i % 2))
+            sgrid.addWidget(f, i // 2, 2 * (i % 2) + 1)
             f.setObjectName(f"cell_size{i}")
             f.valueChanged.connect(self._size_typed)
         self.mesh_label = QtWidgets.QLabel()
         self.mesh_label.setWordWrap(True)
-        sgrid.addWidget(self.mesh_label, 1, 0, 1, 6)
+        sgrid.addWidget(self.mesh_label, 2, 0, 1, 4)
         self._subs = Subscriptions(self)
         follow_units(self._subs, d, [*self.xyz_fields, *self.rpy_fields, *self.size_fields])
         self.detail = QtWidgets.QWidget()
