@@ -9,7 +9,8 @@ where the tool holds it), updated on the ``cell``, ``q``, ``time`` and ``frames`
 objects in contact (``session.collisions``, when the session has it) are drawn red.
 
 The view's coordinates are the robot's: an object at world pose ``T`` is drawn at
-``inv(cell.base) @ T`` (the cell's base pose places the robot in the world).
+``inv(cell.base) @ T`` (the cell's base pose places the robot in the world), and the
+view's floor is put at the cell's floor (:func:`cell_floor`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,21 @@ from .. import style
 from ..bindings import Subscriptions
 from .robot_mesh_item import PartMesh, RobotMeshItem, normal_matrices
 
-__all__ = ["CellLayer", "CONTACT_COLOR", "SELECTED_COLOR", "contact_names"]
+__all__ = ["CellLayer", "CONTACT_COLOR", "SELECTED_COLOR", "contact_names", "cell_floor"]
 
 CONTACT_COLOR = style.AT_LIMIT_COLOR  # red: in contact
 SELECTED_COLOR = "#ffe14d"  # mixed into the selected object's colour
 _CHUNK = 64  # objects per GL item (the shader's uniform arrays hold one matrix each)
 _DEPTH = 1  # after the robot (0), before the trail and ghosts
+
+
+def cell_floor(cell) -> float | None:
+    """Height (m) of the cell's floor in the view's coordinates (the robot's base frame), or
+    None (no cell, or a base tilted so that the floor is not level there: the view keeps
+    the floor it computes from the robot)."""
+    if cell is None or abs(cell.base_rpy[0]) > 1e-9 or abs(cell.base_rpy[1]) > 1e-9:
+        return None
+    return float(cell.floor_z - cell.base_xyz[2])
 
 
 def contact_names(report) -> set[str]:
@@ -107,6 +117,7 @@ class CellLayer:
             self.selected = None
         self.shown = np.array([not o.hidden for o in objects], bool)
         self._apply_shown()
+        self.view.scene.set_floor(cell_floor(cell))  # rebuilds (and so re-adds ours) if moved
         self.update_poses()
 
     # -- moving and colouring ----------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_a_box_is_drawn_in_its_colour_where_it_stands_and_moves_by_its_pose(view
     layer = CellLayer(view, session)
     # a block in front of the robot (its base frame at the shoulder: world = view here)
     box = CellObject("block", "box", (0.3, 0.3, 0.3), xyz=(0.0, -0.9, -0.3), color=GREEN)
-    session.set_cell(Cell((box,)))
+    session.set_cell(Cell((box,), floor_z=-0.8))  # the floor below the Puma's reach
     view.fit_to_robot()
     items = layer.items
     assert len(items) == 1 and items[0] in view.items
@@ -53,11 +53,11 @@ def test_a_box_is_drawn_in_its_colour_where_it_stands_and_moves_by_its_pose(view
     assert greenish(pixel(view, (0.0, -0.9, 0.65)))
     # hidden: not drawn
     session.set_cell(Cell((CellObject("block", "box", (0.3, 0.3, 0.3), xyz=(0.0, -0.9, 0.5),
-                                      color=GREEN, hidden=True),)))
+                                      color=GREEN, hidden=True),), floor_z=-0.8))
     assert layer.items[0] is items[0]
     assert not greenish(pixel(view, (0.0, -0.9, 0.65)))
     # a new size is new geometry: built again
-    session.set_cell(Cell((box.moved(xyz=(0, -0.9, 0.5)),)).replaced(objects=(
+    session.set_cell(session.cell.replaced(objects=(
         CellObject("block", "sphere", (0.2,), xyz=(0, -0.9, 0.5), color=GREEN),)))
     assert layer.items[0] is not items[0] and items[0] not in view.items
     assert greenish(pixel(view, (0.0, -0.9, 0.5)))
@@ -96,3 +96,16 @@ def test_the_cell_base_places_the_robot_and_objects_in_contact_are_red(qtbot, pu
     assert rgb[0] > 1.5 * rgb[1] and rgb[0] > 1.5 * rgb[2], rgb
     assert layer.contacts == {"link2", "block"}
     assert np.allclose(layer.tints[0, :3] * 255, red)
+
+
+def test_the_view_floor_is_the_cells_floor(view, session):
+    layer = CellLayer(view, session)
+    default = view.floor_z
+    session.set_cell(Cell(base_xyz=(0, 0, 0.67), floor_z=0.0))
+    assert view.floor_z == pytest.approx(-0.67)  # world z = 0 in the robot's base frame
+    assert layer.items == []  # no objects, nothing drawn
+    session.set_cell(Cell((CellObject("crate", "box", (0.2, 0.2, 0.2), xyz=(0.5, 0, 0.1),
+                                      color=GREEN),), base_xyz=(0, 0, 0.67)))
+    assert view.floor_z == pytest.approx(-0.67) and layer.items[0] in view.items
+    session.set_cell(None)
+    assert view.floor_z == pytest.approx(default) and layer.items == []
