@@ -76,9 +76,11 @@ class CellPanel(QtWidgets.QWidget):
         self.tree.header().setSectionResizeMode(
             _NAME, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.tree.setToolTip("the cell's objects: double click (or F2) renames, the box "
-                             "shows or hides; click an object in the 3D view to choose it")
+                             "shows or hides, Delete deletes; click an object in the 3D "
+                             "view to choose it")
         self.tree.selectionModel().currentRowChanged.connect(self._row_chosen)
         self.model.itemChanged.connect(self._item_changed)
+        self.tree.installEventFilter(self)  # Delete deletes the chosen object
 
         add = QtWidgets.QGridLayout()  # two rows: the panel stays narrow beside the view
         add.setSpacing(4)
@@ -157,6 +159,13 @@ class CellPanel(QtWidgets.QWidget):
         layout.addWidget(self.detail)
         self._subs.connect(session.events.cell, lambda _c: self.refresh())
         self.refresh()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt's name
+        if (obj is self.tree and event.type() == QtCore.QEvent.Type.KeyPress
+                and event.key() == QtCore.Qt.Key.Key_Delete
+                and self.tree.state() != QtWidgets.QAbstractItemView.State.EditingState):
+            return self.delete_selected()
+        return super().eventFilter(obj, event)
 
     # -- the cell and the selected object ----------------------------------------------------
     @property

@@ -66,6 +66,8 @@ class CellLayer:
         self.tints = np.zeros((0, 4))
         self.shown = np.zeros(0, bool)
         self.contacts: set[str] = set()
+        self._placed = None  # the cell the placements were computed for (None: again)
+        self._tinted = None  # the cell the tints were computed for
         view.add_fit_points(self._fit_points)
         subs = self._subs = Subscriptions(view)
         subs.connect(session.events.cell, lambda _c: self.refresh())
@@ -102,11 +104,13 @@ class CellLayer:
             item.floor_z = self._shadow_z()
             if item not in self.view.items:
                 self.view.addItem(item)
+        self._placed = None
         self.update_poses()
 
     def refresh(self) -> None:
         """Follow the session's cell: rebuild when its geometry changed, else update."""
         cell = self.session.cell
+        self._placed = self._tinted = None
         objects = cell.objects if cell is not None else ()
         key = tuple((o.name, geometry_key(o)) for o in objects)
         if key != self._key:
@@ -127,21 +131,30 @@ class CellLayer:
         return np.eye(4) if cell is None else np.linalg.inv(cell.base)
 
     def update_poses(self) -> None:
-        """Place every object where the session shows it; red where in contact."""
+        """Place every object where the session shows it; red where in contact. Poses are
+        computed again only when the cell changed or a trajectory may carry parts (a new
+        q alone moves no object)."""
         if not self._objects:
             self.placements = np.zeros((0, 4, 4))
             self.view.update()
             return
-        poses = self.session.object_poses()
-        W = self.world_to_view()
-        M = np.stack([W @ poses.get(o.name, o.T) for o in self._objects])
-        self.placements = M
-        N = normal_matrices(M)
-        for k, item in enumerate(self._items):
-            sl = slice(k * _CHUNK, k * _CHUNK + item.part_count)
-            item.set_matrices(M[sl], N[sl])
-        self.contacts = contact_names(getattr(self.session, "collisions", None))
-        self._apply_tints()
+        s = self.session
+        carries = getattr(s.trajectory, "carried_poses", None) is not None
+        if carries or self._placed is not s.cell or len(self.placements) != len(self._objects):
+            poses = s.object_poses()
+            W = self.world_to_view()
+            M = np.stack([W @ poses.get(o.name, o.T) for o in self._objects])
+            self.placements = M
+            N = normal_matrices(M)
+            for k, item in enumerate(self._items):
+                sl = slice(k * _CHUNK, k * _CHUNK + item.part_count)
+                item.set_matrices(M[sl], N[sl])
+            self._placed = None if carries else s.cell
+        contacts = contact_names(getattr(s, "collisions", None))
+        if contacts != self.contacts or self._tinted is not s.cell:
+            self.contacts = contacts
+            self._apply_tints()
+        self.view.update()
 
     def _apply_tints(self) -> None:
         tints = []
@@ -153,6 +166,7 @@ class CellLayer:
         self.tints = np.array(tints, float).reshape(-1, 4)
         for k, item in enumerate(self._items):
             item.set_tints(self.tints[k * _CHUNK:k * _CHUNK + item.part_count])
+        self._tinted = self.session.cell
         self.view.update()
 
     def _apply_shown(self) -> None:

@@ -206,3 +206,29 @@ def test_the_cell_is_autosaved_and_offered_back_after_a_crash(qtbot, window, ses
     win2.act_undo.trigger()  # one undo step
     assert win2.session.cell is None
     win2.close()
+
+
+def test_a_cell_naming_a_robot_file_beside_it_opens_that_robot(qtbot, window, session,
+                                                               tmp_path, errors):
+    from robogui.io.robotfile import load_robot, save_robot
+
+    save_robot(load_robot("stanford"), tmp_path / "arm.toml")
+    text = SAMPLE.read_text().replace('robot = "puma560"', 'robot = "arm.toml"')
+    (tmp_path / "mine.cell").write_text(text)
+    assert window.cell_tools.files.open_cell(tmp_path / "mine.cell")
+    assert errors == [] and window.robot_path == str((tmp_path / "arm.toml").resolve())
+    assert session.robot.name == "Stanford arm" and len(session.cell.objects) == 12
+    # Delete in the list deletes the chosen object (one undo step)
+    panel = window.cell_tools.panel
+    window.cell_tools.show_panel()
+    panel.select("part")
+    panel.tree.setFocus()
+    qtbot.keyClick(panel.tree, QtCore.Qt.Key.Key_Delete)
+    assert "part" not in session.cell.names
+    window.act_undo.trigger()
+    assert "part" in session.cell.names
+    # a robot the cell names that does not open: the message, and nothing changes
+    (tmp_path / "bad.cell").write_text(text.replace('"arm.toml"', '"no-such-robot"'))
+    cell = session.cell
+    assert not window.cell_tools.files.open_cell(tmp_path / "bad.cell")
+    assert session.cell is cell and len(errors) == 1 and "no-such-robot" in errors[0][1]

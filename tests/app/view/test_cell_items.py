@@ -109,3 +109,24 @@ def test_the_view_floor_is_the_cells_floor(view, session):
     assert view.floor_z == pytest.approx(-0.67) and layer.items[0] in view.items
     session.set_cell(None)
     assert view.floor_z == pytest.approx(default) and layer.items == []
+
+
+def test_a_part_carried_by_the_trajectory_is_drawn_where_object_poses_puts_it(view, session):
+    layer = CellLayer(view, session)
+    cell = Cell((CellObject("table", "box", (0.5, 0.5, 0.05), xyz=(0.6, 0, -0.3)),
+                 CellObject("part", "sphere", (0.03,), xyz=(0.6, 0, -0.25))), floor_z=-0.8)
+    session.set_cell(cell)
+
+    class Carrying:  # a trajectory whose part rides on the tool from t = 0.5 s
+        t = np.array([0.0, 1.0])
+        q = np.stack([session.q, session.q + 0.3])
+
+        def carried_poses(self, t, tcp):
+            return {"part": tcp} if t >= 0.5 else {}
+
+    session.set_trajectory(Carrying())
+    session.set_time(0.2, changing=False)
+    np.testing.assert_allclose(layer.view_pose("part"), cell.object("part").T, atol=1e-12)
+    session.set_time(0.8, changing=False)
+    np.testing.assert_allclose(layer.view_pose("part"), session.T, atol=1e-12)
+    np.testing.assert_allclose(layer.view_pose("table"), cell.object("table").T, atol=1e-12)
