@@ -1,6 +1,8 @@
 """Regenerate the README screenshots in assets/ (run under an X server):
 
-    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python docs/make_screenshots.py
+    xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python docs/make_screenshots.py [NAME ...]
+
+(NAME: only those pictures, e.g. ``cell``; the names are the keys of ``PICTURES``.)
 
 (``.venv`` is what ``bash .ci/app`` or ``bash .ci/test`` makes; any Python with robogui's
 dependencies works.)
@@ -162,6 +164,37 @@ def urdf_screenshot(app) -> None:
     win.close()
 
 
+def cell_screenshot(app) -> None:
+    """The sample work cell as ``robogui --demo`` opens it, its program checked onto the
+    timeline and the playhead where the tool is over the part, in the Teach task."""
+    from robogui.io.samples import demo_cell_files
+
+    cell, program = demo_cell_files()
+    win = window(app)
+    win.cell_tools.open_at_start(cell)
+    win.tasks.switch("teach")
+    win.teach.program.load_from(program)
+    win.teach.docks["program"].raise_()
+    win.teach.program.check()
+    pump(app, 1500)  # compiled and loaded onto the timeline
+    s = win.session
+    if s.trajectory is not None:  # the playhead where the tool is nearest above the part
+        import numpy as np
+
+        T = s.cell.base @ s.robot.fkine(np.asarray(s.trajectory.q))
+        part = np.array(s.cell.object("part").xyz)
+        gap = np.linalg.norm(T[:, :2, 3] - part[:2], axis=1) + 0.2 * np.abs(
+            T[:, 2, 3] - part[2] - 0.15)
+        s.set_time(float(np.asarray(s.trajectory.t)[int(np.argmin(gap))]), changing=False)
+    win.resizeDocks([win.cell_tools.dock], [400], QtCore.Qt.Orientation.Vertical)
+    win.view.set_camera(azimuth=-62.0, elevation=24.0)
+    win.view.fit_to_robot()
+    win.cell_tools.panel.select("part")  # the handle sits on the part
+    pump(app, 800)
+    win.save_screenshot(ASSETS / "screenshot-cell.png")
+    win.close()
+
+
 def _load(name):
     from robogui.io.robotfile import load_robot
 
@@ -172,11 +205,15 @@ if __name__ == "__main__":
     sys.path.insert(0, str(ROOT))
     from robogui.app.shell.main_window import create_app
 
+    PICTURES = {"main": main_screenshot, "teach": teach_screenshot,
+                "handle": handle_screenshot, "urdf": urdf_screenshot, "cell": cell_screenshot,
+                "robots": robots_grid, "gif": demo_gif}
+    unknown = set(sys.argv[1:]) - set(PICTURES)
+    if unknown:
+        raise SystemExit(f"make_screenshots: unknown {sorted(unknown)}; names: "
+                         f"{', '.join(PICTURES)}")
     app = create_app([])
-    main_screenshot(app)
-    teach_screenshot(app)
-    handle_screenshot(app)
-    urdf_screenshot(app)
-    robots_grid(app)
-    demo_gif(app)
+    for name, make in PICTURES.items():
+        if not sys.argv[1:] or name in sys.argv[1:]:
+            make(app)
     print("wrote", ", ".join([*(p.name for p in sorted(ASSETS.glob("*.png"))), "puma560-demo.gif"]))

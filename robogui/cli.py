@@ -171,9 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--token-file", metavar="FILE",
                    help="with --listen: write the runtime file (address, port, token; mode "
                         "0600) here instead of the runtime folder")
+    p.add_argument("--cell", metavar="CELL",
+                   help="work cell (.cell) to open at start, with the robot it names unless "
+                        "--robot is given (docs/cell-file-format.md)")
     p.add_argument("--demo", action="store_true",
-                   help="open the sample pick-and-place program and trajectory (Puma 560) "
-                        "that ship with robogui")
+                   help="open the sample work cell (a table, two bins and a part around a "
+                        "Puma 560) and its pick-and-place program, which ship with robogui")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     r = sub.add_parser(
@@ -527,15 +530,16 @@ def no_display_message(env=None, platform: str | None = None) -> str | None:
 
 
 def _gui(args) -> int:
+    cell_robot = args.robot is None  # the cell's robot unless one was asked for
     if args.demo:
-        from robogui.io.samples import DEMO_ROBOT, demo_files
+        from robogui.io.samples import DEMO_ROBOT, demo_cell_files
 
         try:
-            program, trajectory = demo_files()
+            cell, program = demo_cell_files()
         except FileNotFoundError as exc:
             raise SystemExit(f"robogui: --demo: {exc}") from None
+        args.cell = args.cell or str(cell)
         args.program = args.program or str(program)
-        args.trajectory = args.trajectory or str(trajectory)
         if args.robot is None:
             args.robot = DEMO_ROBOT
     if args.time is not None and not args.trajectory:
@@ -560,7 +564,7 @@ def _gui(args) -> int:
                    restore=not args.no_restore, library_name=args.robot,
                    program=args.program, trajectory=args.trajectory, time_s=args.time,
                    reopen_last=reopen_last, listen=args.listen,
-                   token_file=args.token_file)
+                   token_file=args.token_file, cell=args.cell, cell_robot=cell_robot)
 
 
 def main(argv: list[str] | None = None) -> int:

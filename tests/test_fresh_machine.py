@@ -16,7 +16,13 @@ import pytest
 
 import robogui
 from robogui import cli
-from robogui.io.samples import DEMO_PROGRAM, DEMO_TRAJECTORY, demo_files, samples_path
+from robogui.io.samples import (
+    DEMO_PROGRAM,
+    DEMO_TRAJECTORY,
+    demo_cell_files,
+    demo_files,
+    samples_path,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CI = ROOT / ".ci"
@@ -122,12 +128,18 @@ def test_demo_opens_the_samples(monkeypatch):
     monkeypatch.setattr(mw, "run_app", fake_run_app)
     monkeypatch.setenv("DISPLAY", ":99")
     assert cli.main(["--demo", "--no-restore"]) == 0
-    program, trajectory = demo_files()
-    assert seen["program"] == str(program) and seen["trajectory"] == str(trajectory)
+    cell, program = demo_cell_files()  # the work cell and its pick-and-place program
+    assert seen["cell"] == str(cell) and seen["program"] == str(program)
+    assert cell.name == "pick-and-place.cell" and program.parent == cell.parent
+    assert seen["trajectory"] is None and seen["cell_robot"] is True
     assert seen["robot"] == "Puma 560" and seen["view"] == "iso"
-    # explicit files win over the samples
-    assert cli.main(["--demo", "--trajectory", "mine.csv"]) == 0
-    assert seen["trajectory"] == "mine.csv" and seen["program"] == str(program)
+    # explicit files win over the samples; --cell alone opens that cell and its robot
+    assert cli.main(["--demo", "--trajectory", "mine.csv", "--program", "my.prog"]) == 0
+    assert seen["trajectory"] == "mine.csv" and seen["program"] == "my.prog"
+    assert cli.main(["--cell", "mine.cell"]) == 0
+    assert seen["cell"] == "mine.cell" and seen["cell_robot"] is True
+    assert cli.main(["--cell", "mine.cell", "--robot", "stanford"]) == 0
+    assert seen["cell_robot"] is False and seen["robot"] == "Stanford arm"
 
 
 def _sandbox(tmp_path: Path, installed: bool) -> tuple[Path, Path]:

@@ -15,6 +15,8 @@ tool           session ``tool``                         one tool change
 robot          session ``robot``                        the robot with the q, trajectory
                                                         and playhead it replaced
 program        teach ``program`` (edits, not loads)     one program edit
+cell           session ``cell``                         one cell edit (a handle drag: the
+                                                        drag, merged by its merge key)
 ============== ======================================== ===================================
 
 The playhead moving the robot (playback, scrubbing, Check loading a trajectory) is not
@@ -56,7 +58,7 @@ from robogui.session.observable import ListenerError, values_equal
 
 __all__ = ["UndoManager", "manager_for", "labelled", "close_merge", "install_edit_menu",
            "HistoryDialog", "SessionCommand", "JointCommand", "RobotCommand", "ProgramCommand",
-           "ToolCommand", "RobotSnapshot"]
+           "ToolCommand", "RobotSnapshot", "CellCommand"]
 
 _MERGE_ID = 14  # every mergeable command reports this id; mergeWith compares merge keys
 
@@ -184,6 +186,24 @@ class ToolCommand(_Command):
         return values_equal(self.old, self.new)
 
 
+class CellCommand(_Command):
+    """Work cell ``old`` -> ``new`` (immutable :class:`~robogui.session.planning_scene.cell.Cell`
+    or None)."""
+
+    def __init__(self, manager, text, old, new, merge_key=None, applied: bool = True):
+        super().__init__(manager, text, merge_key, applied)
+        self.old, self.new = old, new
+
+    def apply(self, forward: bool) -> None:
+        self.manager.session.set_cell(self.new if forward else self.old)
+
+    def absorb(self, other) -> None:
+        self.new = other.new
+
+    def is_noop(self) -> bool:
+        return self.old == self.new
+
+
 @dataclass(frozen=True)
 class RobotSnapshot:
     """What a robot change replaces: robot, q (n,), trajectory, playhead time (s), and
@@ -281,6 +301,7 @@ class UndoManager(QtCore.QObject):
         self._label: list[tuple[str, Hashable | None, list]] = []
         self._base = RobotSnapshot.of(session, self._origin())
         self._base_tool = np.array(session.tool)
+        self._base_cell = getattr(session, "cell", None)
         self.saved_program = teach_state.program if teach_state is not None else None
         self._base_program = self.saved_program
         self._connections = [(session.events.robot, self._on_robot),
@@ -289,6 +310,8 @@ class UndoManager(QtCore.QObject):
                             # not steps, but what a robot step must give back
                             (session.events.trajectory, self._on_trajectory),
                             (session.events.time, self._on_trajectory)]
+        if "cell" in session.EVENTS:
+            self._connections.append((session.events.cell, self._on_cell))
         if teach_state is not None:
             self._connections += [(teach_state.events.program, self._on_program),
                                   (teach_state.events.file, self._on_file)]
@@ -374,13 +397,18 @@ class UndoManager(QtCore.QObject):
         origin = self._origin()
         self._base = replace(self._base, origin=origin)
         top = self.stack.command(self.stack.index() - 1) if self.stack.index() else None
-        if isinstance(top, RobotCommand) and top.new.robot is self.session.robot:
-            top.new = replace(top.new, origin=origin)
+        # inside a labelled block (e.g. opening a cell with its robot) the robot step is
+        # not on the stack yet
+        pending = self._label[-1][2] if self._label else []
+        for cmd in (top, *pending):
+            if isinstance(cmd, RobotCommand) and cmd.new.robot is self.session.robot:
+                cmd.new = replace(cmd.new, origin=origin)
 
     def _rebase(self) -> None:
         s = self.session
         self._base = RobotSnapshot.of(s, self._origin())
         self._base_tool = np.array(s.tool)
+        self._base_cell = getattr(s, "cell", None)
         if self.teach is not None:
             self._base_program = self.teach.program
 
@@ -434,6 +462,11 @@ class UndoManager(QtCore.QObject):
         moved = np.flatnonzero(~np.isclose(old, s.q, rtol=0, atol=1e-12))
         text = (f"Move q{moved[0] + 1}" if moved.size == 1 else "Move joints")
         self._record(JointCommand(self, text, old, s.q))
+
+    def _on_cell(self, cell) -> None:
+        old, self._base_cell = self._base_cell, cell
+        if self._recording() and old is not cell:
+            self._record(CellCommand(self, "Edit cell", old, cell))
 
     def _on_program(self, program) -> None:
         old, self._base_program = self._base_program, program

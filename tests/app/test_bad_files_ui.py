@@ -1,6 +1,7 @@
 """Issue 14: every malformed file of tests/data/bad/, opened through the window's File menu
 (the file dialog answered by the test), shows a message naming the file and leaves the
-robot, q, program and trajectory as they were; joint changes still work afterwards."""
+robot, q, program, trajectory and work cell as they were; joint changes still work
+afterwards. Cell files (.cell, issue 24) go through File > Work cell > Open cell."""
 
 from __future__ import annotations
 
@@ -11,9 +12,7 @@ from PySide6 import QtGui, QtWidgets
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
-# cell files (.cell) have no File menu action yet (the app side of issue 24 adds File > Open
-# cell); tests/io/test_bad_files.py checks their loader
-FILES = sorted(p for p in BAD.iterdir() if p.is_file() and p.suffix not in (".py", ".cell"))
+FILES = sorted(p for p in BAD.iterdir() if p.is_file() and p.suffix != ".py")
 
 
 def menu_action(window, text: str) -> QtGui.QAction:
@@ -27,9 +26,11 @@ def test_every_bad_file_through_the_file_menu_keeps_the_state(window, session, e
     teach = window.teach
     assert teach.program.load_from(ASSETS / "pick-and-place.prog")
     assert teach.timeline.load_csv(ASSETS / "puma560-demo.csv")
+    assert window.cell_tools.files.open_cell(ASSETS / "cells" / "pick-and-place.cell")
     session.pause()
     session.set_time(0.7, changing=False)
     robot, traj, program = session.robot, session.trajectory, teach.state.program
+    cell = session.cell
     q = session.q.copy()
 
     chosen: list[str] = []  # questions a file leaves open (which robot, which D-H)
@@ -50,6 +51,7 @@ def test_every_bad_file_through_the_file_menu_keeps_the_state(window, session, e
         ".mot": window.legacy_actions.act_motion,  # File > Load Rob_Mat motion (.MOT)...
         ".prog": menu_action(window, "Open program\u2026"),  # File > Teach program > Open
         ".csv": teach.timeline.act_load,  # File > Trajectory > Load CSV...
+        ".cell": window.cell_tools.actions["open"],  # File > Work cell > Open cell...
     }
     for path in FILES:
         before_errors, before_questions = len(errors), len(chosen)
@@ -66,6 +68,7 @@ def test_every_bad_file_through_the_file_menu_keeps_the_state(window, session, e
         assert np.array_equal(session.q, q), path.name
         assert session.trajectory is traj, path.name
         assert teach.state.program == program, path.name
+        assert session.cell is cell, path.name
         assert window.windowTitle().startswith(robot.name)
     # the ROBOOP files that leave the robot or the convention open ask (and were cancelled)
     assert len(chosen) == 2

@@ -4,7 +4,10 @@ A robot file (robogui TOML, URDF, xacro, MuJoCo MJCF, ROBOOP ``.conf``, Rob_Mat 
 File > Open robot does (tip chooser, legacy questions, recent files); a teach program
 (``.prog``) and a trajectory (``.csv``) open in the Program dock and on the timeline. Several
 files dropped together open robot first, then program, then trajectory, so a robot and
-its program can be dropped in one go. A file of any other kind is named in a message.
+its program can be dropped in one go. A work cell (``.cell``) opens as File > Work cell >
+Open cell does (after a robot, before a program); a mesh (STL, OBJ, DAE, glTF) becomes an
+object of the cell, at the tool centre point, as the Cell panel's Add mesh does. A file of
+any other kind is named in a message.
 
 The 3D view is a separate native window inside the main window, so the drop is watched
 on both (an event filter on the main window and on the view's QWindow).
@@ -16,16 +19,20 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui
 
+from robogui.session.planning_scene.cell_file import CELL_SUFFIX
+from robogui.session.planning_scene.edits import MESH_SUFFIXES
+
 __all__ = ["FileDrop", "file_kind", "dropped_paths", "OPEN_ORDER"]
 
 _SUFFIXES = {"robot": (".toml", ".urdf", ".xacro", ".xml", ".mjcf", ".conf", ".dat"),
-             "program": (".prog",), "trajectory": (".csv",)}
-OPEN_ORDER = ("robot", "program", "trajectory")
+             "cell": (CELL_SUFFIX,), "program": (".prog",), "trajectory": (".csv",),
+             "mesh": MESH_SUFFIXES}
+OPEN_ORDER = ("robot", "cell", "program", "trajectory", "mesh")
 
 
 def file_kind(path: str | Path) -> str | None:
-    """"robot", "program" or "trajectory" by the file's suffix (any case); None if
-    robogui does not open such files."""
+    """"robot", "cell", "program", "trajectory" or "mesh" by the file's suffix (any
+    case); None if robogui does not open such files."""
     suffix = Path(path).suffix.lower()
     for kind, suffixes in _SUFFIXES.items():
         if suffix in suffixes:
@@ -84,8 +91,8 @@ class FileDrop(QtCore.QObject):
             win.error_presenter(
                 "Cannot open the dropped file" + ("s" if len(unknown) > 1 else ""),
                 f"{names}: robogui opens robot files (.toml, .urdf, .xacro, .xml, .mjcf, "
-                ".conf, .dat), "
-                "teach programs (.prog) and trajectories (.csv)")
+                ".conf, .dat), work cells (.cell), teach programs (.prog), trajectories "
+                "(.csv) and meshes for the cell (" + ", ".join(MESH_SUFFIXES) + ")")
             done.update({p: False for p in unknown})
         return done
 
@@ -93,6 +100,15 @@ class FileDrop(QtCore.QObject):
         win = self.window
         if kind == "robot":
             return bool(win.open_robot(str(path)))
+        cell = getattr(win, "cell_tools", None)
+        if kind in ("cell", "mesh") and cell is not None:
+            if kind == "cell":
+                ok = cell.files.open_cell(path)
+            else:
+                ok = cell.panel.add("mesh", path) is not None
+            if ok:
+                cell.show_panel()
+            return ok
         if win.teach is None:  # the viewer without the teach pendant
             win.error_presenter("Cannot open the dropped file",
                                 f"{path.name}: this window has no teach pendant")

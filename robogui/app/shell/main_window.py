@@ -32,6 +32,7 @@ from ..view.compare_layer import install_compare
 from ..view.ellipsoid_item import EllipsoidOverlay
 from ..view.view3d import CAMERA_PRESETS, RobotView
 from ..widgets.docking import placeholder_dock
+from .cell_menu import install_cell
 from .file_drop import FileDrop
 from .fullscreen import FullScreenView
 from .menu_extras import install_symbolic_and_legacy_actions
@@ -45,6 +46,7 @@ __all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
 
 SHORTCUTS = [
     ("Ctrl+O", "open a robot file"),
+    ("Ctrl+Shift+O", "open a work cell (.cell)"),
     ("Ctrl+Shift+S", "save a screenshot of the window"),
     ("Ctrl+Z", "undo the last change (joints, tool, robot, program)"),
     ("Ctrl+Shift+Z / Ctrl+Y", "redo"),
@@ -66,6 +68,8 @@ SHORTCUTS = [
      "Shift: free move in the view plane"),
     ("Mouse: on a link", "hover: its joint; click: select it; drag or wheel on the selected "
      "link: move that joint; right click: menu"),
+    ("Mouse: click a cell object", "choose it: the tool handle moves and turns it (click "
+     "empty space: the handle goes back to the TCP)"),
     ("Mouse: left drag", "orbit (Ctrl: pan)"),
     ("Mouse: middle drag", "pan"),
     ("Mouse: wheel", "zoom (Ctrl: field of view)"),
@@ -178,6 +182,7 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         # D-H frames, chain panel, workspace, singularities, presentation mode, New/Save robot
         self.teaching = install_teaching(self, session)
         self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
+        self.cell_tools = install_cell(self)  # the work cell: view, Cell dock, File > Work cell
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
@@ -505,14 +510,16 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
             view: str | None = None, restore: bool = True, library_name: str | None = None,
             program: str | None = None, trajectory: str | None = None,
             time_s: float | None = None, reopen_last: bool = False,
-            listen: tuple[str, int] | None = None, token_file: str | None = None) -> int:
+            listen: tuple[str, int] | None = None, token_file: str | None = None,
+            cell: str | None = None, cell_robot: bool = True) -> int:
     """Show the main window for ``session`` and run the event loop; returns the exit code.
 
     ``program`` (a .prog file) and ``trajectory`` (a CSV file) are loaded at start-up,
     and the playhead put at ``time_s`` seconds. ``reopen_last``: open the robot of the
     last session instead of ``session``'s (no robot was asked for; ``restore`` too).
     ``listen`` (address, port) serves the remote API there (:mod:`robogui.app.remote`),
-    its runtime file at ``token_file``.
+    its runtime file at ``token_file``. ``cell`` (a .cell file) opens at start, with the
+    robot it names when ``cell_robot``.
     """
     from .errors import install_excepthook
 
@@ -525,6 +532,9 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
         win.reopen_last_robot()
     if size is not None:
         win.resize(*size)
+    if cell:
+        with win.undo.paused():  # where the session starts, not an edit
+            win.cell_tools.open_at_start(cell, with_robot=cell_robot)
     win.open_startup_files(program=program, trajectory=trajectory, time_s=time_s)
     remote = None
     if listen is not None:

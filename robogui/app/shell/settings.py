@@ -94,6 +94,20 @@ class Settings:
         self.q.setValue("recent/files", files)
         return files
 
+    def recent_cells(self) -> list[str]:
+        """Work cells (.cell) opened or saved lately, newest first (absolute paths)."""
+        raw = self.q.value("recent/cells", [])
+        if isinstance(raw, str):
+            raw = [raw] if raw else []
+        return [str(p) for p in (raw or [])]
+
+    def add_recent_cell(self, path: str | Path) -> list[str]:
+        """Put the cell file ``path`` first in the recent cells (at most MAX_RECENT)."""
+        p = str(Path(path).resolve())
+        files = ([p] + [f for f in self.recent_cells() if f != p])[:MAX_RECENT]
+        self.q.setValue("recent/cells", files)
+        return files
+
     # -- the robot of the last session -------------------------------------------------------------
     def last_robot(self) -> str | None:
         """The library name or robot file (absolute path) open when robogui last closed."""

@@ -126,6 +126,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self.floor_grid = None  # (base x, base y, half width, line step, z) of the grid
         self._init_interaction()  # mouse handlers, overlays, pre-paint hooks (view_input)
         self.frames_shown: set[int] = set()  # link frames drawn even with link frames off
+        self.floor_override: float | None = None  # a work cell's floor (view z), see set_floor
         if session is not None:
             self.attach(session)
 
@@ -193,7 +194,8 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self._chain_models = None  # joint models with mimic joints, on first need
         s = scene_scale(robot, self._display.mag)
         self._scale = s
-        self._floor_z = floor_height(robot)
+        self._floor_z = floor_height(robot) if self.floor_override is None else \
+            self.floor_override
         base = robot.base
         self._build_floor(robot, s)
         self._build_pedestal(base, s)
@@ -208,6 +210,22 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self._apply_visibility()
         self.update()
         self.robotRebuilt.emit()
+
+    def set_floor(self, z: float | None) -> None:
+        """Draw the floor at ``z`` (m, view coordinates): a work cell's floor; None: the
+        floor computed from the robot. The robot's items are rebuilt when it moves."""
+        if z == self.floor_override:
+            return
+        self.floor_override = None if z is None else float(z)
+        if self._robot is None:
+            return
+        new = floor_height(self._robot) if z is None else float(z)
+        if abs(new - self._floor_z) < 1e-12:
+            return
+        frames, tint = self._frames, self._tint  # set_robot clears them
+        self.set_robot(self._robot)
+        if frames is not None:
+            self.show_frames(frames, tint)
 
     def _set_wrist_labels(self, kind: str) -> None:
         names = "XYZ" if kind == "xyz" else "NOA"

@@ -63,6 +63,7 @@ class CellObject:
     xyz, rpy : pose in the world, m and rad.
     color : "#rrggbb".
     collides : False for decoration the checks ignore.
+    hidden : not drawn in the view (it still collides unless ``collides`` is False).
     file : a mesh's file (absolute path once loaded; relative to the cell file in it).
     scale : a mesh's scale factors (3,).
     mesh : a mesh's (vertices (v, 3) m, faces (f, 3) int), read-only, loaded with the cell.
@@ -75,6 +76,7 @@ class CellObject:
     rpy: tuple = (0.0, 0.0, 0.0)
     color: str = "#8a8f98"
     collides: bool = True
+    hidden: bool = False
     file: str = ""
     scale: tuple = (1.0, 1.0, 1.0)
     mesh: tuple | None = field(default=None, compare=False, repr=False)
@@ -100,6 +102,9 @@ class CellObject:
         if not isinstance(self.collides, (bool, np.bool_)):
             raise ValueError(f"collides must be true or false, got {self.collides!r}")
         set_(self, "collides", bool(self.collides))
+        if not isinstance(self.hidden, (bool, np.bool_)):
+            raise ValueError(f"hidden must be true or false, got {self.hidden!r}")
+        set_(self, "hidden", bool(self.hidden))
         if self.shape == "mesh":
             if not self.file:
                 raise ValueError("a mesh needs its file")

@@ -34,7 +34,7 @@ _BASE_KEYS = {"xyz": list, "rpy": list}
 _FLOOR_KEYS = {"z": float, "collides": bool}
 _OBJECT_KEYS = {"name": str, "shape": str, "size": list, "radius": float, "length": float,
                 "file": str, "scale": (float, list), "xyz": list, "rpy": list, "color": str,
-                "collides": bool}
+                "collides": bool, "hidden": bool}
 _SIZE_KEYS = {"box": ("size",), "cylinder": ("radius", "length"),
               "capsule": ("radius", "length"), "sphere": ("radius",), "mesh": ("file",)}
 _WORDS = {str: "text", int: "an integer", float: _NUM, list: _LIST, dict: "a table",
@@ -84,6 +84,8 @@ def dumps_cell(cell: Cell, folder=None) -> str:
                   f"color = {toml_value(o.color)}"]
         if not o.collides:
             lines.append("collides = false")
+        if o.hidden:
+            lines.append("hidden = true")
     return "\n".join(lines) + "\n"
 
 
@@ -231,7 +233,7 @@ def _cell_from_data(data: dict, lines: list[str], path, folder) -> Cell:
             objects.append(CellObject(
                 od["name"], shape, size, xyz=od.get("xyz", (0, 0, 0)),
                 rpy=od.get("rpy", (0, 0, 0)), color=od.get("color", "#8a8f98"),
-                collides=od.get("collides", True), **kw))
+                collides=od.get("collides", True), hidden=od.get("hidden", False), **kw))
         except ValueError as exc:
             msg = str(exc)
             key = next((f for f in ("size", "xyz", "rpy", "color", "name", "scale")

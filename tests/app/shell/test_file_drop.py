@@ -32,7 +32,8 @@ def _drop(qtbot, target, paths):
 @pytest.mark.parametrize("name, kind", [
     ("arm.URDF", "robot"), ("kr5.xacro", "robot"), ("puma.toml", "robot"), ("r.conf", "robot"),
     ("ROBOT.DAT", "robot"), ("pick.prog", "program"), ("run.csv", "trajectory"),
-    ("notes.txt", None), ("mesh.stl", None), ("noext", None)])
+    ("notes.txt", None), ("mesh.stl", "mesh"), ("part.GLB", "mesh"), ("a.cell", "cell"),
+    ("noext", None)])
 def test_file_kind_by_suffix(name, kind):
     assert file_kind(name) == kind
 
