@@ -269,7 +269,8 @@ def csv_load_gap(k: int) -> tuple[float, float, float]:
     return total, plotted, float(gaps.max())
 
 
-def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, float]:
+def handle_drag(robot_name: str, frames: int, size=(1280, 800),
+                q0=None) -> tuple[float, float]:
     """Frames per second of a tool-handle drag, mouse move to finished frame, and the
     median IK time per drag event (ms).
 
@@ -278,6 +279,7 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     (``robogui.session.geometry.handle.follow_pose``), the session updates the frames and the view
     repaints. The next move is sent when the previous frame was presented and finished
     (``frameSwapped`` + ``glFinish``). The IK time is measured around ``follow_pose``.
+    ``q0``: the start pose (default the robot's qn, else qr).
     """
     import numpy as np
     from PySide6 import QtCore, QtGui, QtTest, QtWidgets
@@ -292,7 +294,8 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     GL = importlib.import_module("OpenGL.GL")
     app = create_app()
     robot = load_robot(robot_name)
-    q0 = robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
+    if q0 is None:  # a URDF arm has neither: the caller gives its start pose
+        q0 = robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
     session = Session(robot, q=q0)
     view = RobotView(session)
     view.setFixedSize(*size)
