@@ -106,8 +106,9 @@ def open_times() -> list[tuple[str, dict]]:
 
 
 def drag(path: str, size=(1600, 1000), frames: int = 60, full: bool = True,
-         package_path=()) -> tuple[float, int]:
-    """(frames per second of a handle drag, triangles drawn) for the robot file ``path``."""
+         package_path=()) -> tuple[float, float, int]:
+    """(frames per second of a handle drag, CPU seconds per frame, triangles drawn) for
+    the robot file ``path``."""
     import bench_app
 
     import robogui.session.geometry.visual_meshes as vm
@@ -125,13 +126,14 @@ def drag(path: str, size=(1600, 1000), frames: int = 60, full: bool = True,
         fps, _ = bench_app.handle_drag(path, frames, size=size, q0=initial_q(robot))
     finally:
         vm.FACE_BUDGET = original
-    return fps, faces
+    return fps, bench_app.handle_drag.cpu_per_frame, faces
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--open", action="store_true", help="only the open times")
     ap.add_argument("--drag", action="store_true", help="only the handle drag frame rates")
+    ap.add_argument("--frames", type=int, default=60, help="frames per drag (default 60)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--package-path", default="[]", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -161,14 +163,18 @@ def main() -> None:
                   ("UR10", ERD / "ur_description/urdf/ur10_robot.urdf", ()),
                   ("KUKA KR 210", kr210,
                    (f"kuka_kr210_support={RTB / 'kuka_description/kuka_kr210'}",))]
-        print("| robot | triangles | handle drag, full resolution | triangles | "
-              "with the face budget |")
+        print("| robot | triangles | handle drag, full resolution: fps / CPU per frame | "
+              "triangles | with the face budget: fps / CPU per frame |")
         print("|---|---|---|---|---|")
         for name, path, pp in robots:
-            fps_full, f_full = drag(str(path), full=True, package_path=pp)
-            fps_b, f_b = drag(str(path), full=False, package_path=pp)
-            print(f"| {name} | {f_full:,} | {fps_full:.0f} fps | {f_b:,} | {fps_b:.0f} fps |")
-        print("1600x1000, software GL (llvmpipe); goal >= 30 fps with the budget rule")
+            fps_full, cpu_full, f_full = drag(str(path), frames=args.frames, full=True,
+                                              package_path=pp)
+            fps_b, cpu_b, f_b = drag(str(path), frames=args.frames, full=False,
+                                     package_path=pp)
+            print(f"| {name} | {f_full:,} | {fps_full:.1f} fps / {1000 * cpu_full:.0f} ms | "
+                  f"{f_b:,} | {fps_b:.1f} fps / {1000 * cpu_b:.0f} ms |", flush=True)
+        print("1600x1000, software GL (llvmpipe); goal >= 30 fps with the budget rule; "
+              "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

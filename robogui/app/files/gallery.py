@@ -191,6 +191,7 @@ class RobotGallery(QtWidgets.QDialog):
                                      None if joints is None else int(joints),
                                      result.get("error"))
         self.descriptions[key] = desc
+        self._save()  # each one: a window closed midway keeps what was done
         png = result.get("png")
         self._show(item, item.data(ENTRY_ROLE), desc, Path(png) if png else None)
         self._pending = max(0, self._pending - 1)
@@ -200,6 +201,8 @@ class RobotGallery(QtWidgets.QDialog):
     def _on_finished(self) -> None:
         self._pending = 0
         self._say_count()
+
+    def _save(self) -> None:
         try:
             catalogue.save_descriptions(self._desc_file, self.descriptions)
         except OSError:
@@ -241,11 +244,6 @@ class RobotGallery(QtWidgets.QDialog):
 
     def done(self, result: int) -> None:  # closing by any way stops the worker
         self.thumbnailer.stop()
-        if self.descriptions:
-            try:
-                catalogue.save_descriptions(self._desc_file, self.descriptions)
-            except OSError:
-                pass
         super().done(result)
 
 

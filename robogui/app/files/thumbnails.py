@@ -32,7 +32,7 @@ THUMB_SIZE = (192, 144)
 
 
 def cache_folder() -> Path:
-    """``<the platform's cache folder>/gallery`` (e.g. ~/.cache/robogui/gallery)."""
+    """``<the platform's cache folder>/gallery`` (e.g. ~/.cache/robogui/robogui/gallery)."""
     base = QtCore.QStandardPaths.writableLocation(
         QtCore.QStandardPaths.StandardLocation.CacheLocation)
     if not base:
