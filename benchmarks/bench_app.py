@@ -269,7 +269,8 @@ def csv_load_gap(k: int) -> tuple[float, float, float]:
     return total, plotted, float(gaps.max())
 
 
-def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, float]:
+def handle_drag(robot_name: str, frames: int, size=(1280, 800),
+                q0=None) -> tuple[float, float]:
     """Frames per second of a tool-handle drag, mouse move to finished frame, and the
     median IK time per drag event (ms).
 
@@ -278,6 +279,9 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     (``robogui.session.geometry.handle.follow_pose``), the session updates the frames and the view
     repaints. The next move is sent when the previous frame was presented and finished
     (``frameSwapped`` + ``glFinish``). The IK time is measured around ``follow_pose``.
+    ``q0``: the start pose (default the robot's qn, else qr). The process's CPU time
+    per frame (this thread, Mesa's rendering threads) is left in
+    ``handle_drag.cpu_per_frame``: on a loaded machine it stays what a frame costs.
     """
     import numpy as np
     from PySide6 import QtCore, QtGui, QtTest, QtWidgets
@@ -292,7 +296,8 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     GL = importlib.import_module("OpenGL.GL")
     app = create_app()
     robot = load_robot(robot_name)
-    q0 = robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
+    if q0 is None:  # a URDF arm has neither: the caller gives its start pose
+        q0 = robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
     session = Session(robot, q=q0)
     view = RobotView(session)
     view.setFixedSize(*size)
@@ -315,7 +320,16 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
         ik_times.append(time.perf_counter() - t)
         return res
 
+    drag_step = handle_mod.follow_drag  # a drag along the arrow: the constrained step
+
+    def timed_drag(*args, **kw):
+        t = time.perf_counter()
+        res = drag_step(*args, **kw)
+        ik_times.append(time.perf_counter() - t)
+        return res
+
     handle_mod.follow_pose = timed
+    handle_mod.follow_drag = timed_drag
 
     def send(kind, p):
         T = QtCore.QEvent.Type
@@ -339,9 +353,11 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
         k = state["k"]
         if k == 10:
             state["t0"] = time.perf_counter()
+            state["c0"] = time.process_time()
             ik_times.clear()
         if k == len(xy) - 1:
             state["dt"] = time.perf_counter() - state["t0"]
+            handle_drag.cpu_per_frame = (time.process_time() - state["c0"]) / frames
             loop.quit()
             return
         state["k"] = k + 1
@@ -353,10 +369,11 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     loop.exec()
     view.frameSwapped.disconnect(swapped)
     handle_mod.follow_pose = follow
+    handle_mod.follow_drag = drag_step
     if state["dt"] is None:
         raise RuntimeError("the view stopped presenting frames")
     view.close()
-    return frames / state["dt"], 1000.0 * statistics.median(ik_times)
+    return frames / state["dt"], 1000.0 * statistics.median(ik_times or [float("nan")])
 
 
 def open_long_chain(n: int = 200, runs: int = 3) -> list[tuple[float, float, float]]:

@@ -8,6 +8,8 @@
 dependencies works.)
 
 Real windows, real GL (the app's own ``save_screenshot`` and headless ``render``).
+``make_screenshots.py arms [ur5 panda kuka-kr5-xacro mjcf-jaco]`` makes only the README's
+gallery of real arms (docs/images/arm-*.png, 1600x1000 and 1280x800).
 """
 
 from __future__ import annotations
@@ -195,6 +197,46 @@ def cell_screenshot(app) -> None:
     win.close()
 
 
+#: (picture name, how to find the file among the installed robots) of the arms in the
+#: README's gallery: (catalogue source, file name)
+ARM_SHOTS = [("ur5", "example-robot-data", "ur5_robot.urdf"),
+             ("panda", "example-robot-data", "panda.urdf"),
+             ("kuka-kr5-xacro", "rtb-data", "kr5_arc.xacro"),
+             ("mjcf-jaco", "dm_control", "jaco_arm.xml")]
+ARM_SIZES = [(1600, 1000), (1280, 800)]
+IMAGES = ROOT / "docs" / "images"
+
+
+def arm_screenshots(app, names=None) -> list[Path]:
+    """docs/images/arm-<name>-<w>x<h>.png: each arm of ARM_SHOTS as it opens in the app
+    (File > Robot gallery's catalogue finds the file; the start pose and view a user gets),
+    at each of ARM_SIZES, through the window's own save_screenshot."""
+    from robogui.app.files.gallery import open_in_window
+    from robogui.io.robot_catalogue import find_robots
+
+    entries = find_robots(sources=("example-robot-data", "rtb-data", "dm_control"))
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    written = []
+    for shot, source, filename in ARM_SHOTS:
+        if names and shot not in names:
+            continue
+        found = [e for e in entries if e.source == source and e.path.name == filename]
+        if not found:
+            print(f"make_screenshots: {filename} of {source} is not installed; skipped")
+            continue
+        for size in ARM_SIZES:
+            win = window(app, "twolink", size)
+            problem = open_in_window(win, found[0])
+            if problem is not None:
+                raise SystemExit(f"make_screenshots: {found[0].path}: {problem}")
+            pump(app, 1200)
+            out = IMAGES / f"arm-{shot}-{size[0]}x{size[1]}.png"
+            win.save_screenshot(out)
+            written.append(out)
+            win.close()
+    return written
+
+
 def _load(name):
     from robogui.io.robotfile import load_robot
 
@@ -208,12 +250,17 @@ if __name__ == "__main__":
     PICTURES = {"main": main_screenshot, "teach": teach_screenshot,
                 "handle": handle_screenshot, "urdf": urdf_screenshot, "cell": cell_screenshot,
                 "robots": robots_grid, "gif": demo_gif}
+    app = create_app([])
+    if sys.argv[1:2] == ["arms"]:  # only the arm gallery: make_screenshots.py arms [NAME...]
+        print("wrote", ", ".join(p.name for p in arm_screenshots(app, sys.argv[2:])))
+        raise SystemExit(0)
     unknown = set(sys.argv[1:]) - set(PICTURES)
     if unknown:
-        raise SystemExit(f"make_screenshots: unknown {sorted(unknown)}; names: "
+        raise SystemExit(f"make_screenshots: unknown {sorted(unknown)}; names: arms, "
                          f"{', '.join(PICTURES)}")
-    app = create_app([])
     for name, make in PICTURES.items():
         if not sys.argv[1:] or name in sys.argv[1:]:
             make(app)
+    if not sys.argv[1:]:
+        arm_screenshots(app)
     print("wrote", ", ".join([*(p.name for p in sorted(ASSETS.glob("*.png"))), "puma560-demo.gif"]))

@@ -1,5 +1,6 @@
-"""Robot library and robot files in the app: picking a robot, opening a file, legacy imports,
-and reporting a bad file.
+"""Robot library and robot files in the app: picking a robot, opening a file, the robot
+gallery and its thumbnails, legacy imports, and reporting a bad file.
 
-May import: widgets, the lower layers, and the app's base modules (style, bindings, undo).
+May import: widgets, view (the off-screen renderer draws the gallery's thumbnails), the
+lower layers, and the app's base modules (application, style, bindings, undo).
 """

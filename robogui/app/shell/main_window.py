@@ -20,6 +20,7 @@ from robogui.session.explain.ellipse import ELLIPSOID_KINDS
 from ..application import create_app  # noqa: F401  (re-exported: render, tests, cli)
 from ..bindings import bind_checkbox, field_ref
 from ..files import library
+from ..files.gallery import install_gallery
 from ..interaction.view_tools import install_view_tools
 from ..panels.dh_table import DHTable
 from ..panels.joint_panel import JointPanel
@@ -167,6 +168,7 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         # tabbed in a hidden window left a stray tab bar over the Program dock (Qt)
         self._plots_on_show = not defer_plots
         self.legacy_actions = install_symbolic_and_legacy_actions(self, session)
+        self.act_gallery = install_gallery(self)  # File > Robot gallery
         self._build_toolbar()
         self.tasks = TaskSwitcher(self, self.settings)  # Drive / Teach / Analyse
         self.fullscreen = FullScreenView(self)  # F11

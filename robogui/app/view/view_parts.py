@@ -154,7 +154,7 @@ class SceneBuilder:
 
     def _build_meshes(self, robot) -> None:
         """The robot's own geometry (URDF meshes, primitives), one part per visual."""
-        from robogui.session.geometry.visual_meshes import load_visuals
+        from robogui.session.geometry.visual_cache import load_visuals  # reopen: no work
 
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_warnings = []
