@@ -276,11 +276,11 @@ def open_in_window(window, entry) -> str | None:
 
 
 def install_gallery(window, **options) -> QtGui.QAction:
-    """File > Robot gallery... (Ctrl+Shift+O), before Open recent; ``options`` go to
+    """File > Robot gallery... (Ctrl+Shift+G), before Open recent; ``options`` go to
     :class:`RobotGallery` (tests pass a cache folder and a thumbnailer)."""
     act = QtGui.QAction("Robot &gallery\u2026", window)
     act.setObjectName("actionRobotGallery")
-    act.setShortcut(QtGui.QKeySequence("Ctrl+Shift+O"))
+    act.setShortcut(QtGui.QKeySequence("Ctrl+Shift+G"))
     act.setStatusTip("Every robot installed, with a picture: search and open one")
 
     def show() -> RobotGallery:

@@ -48,6 +48,7 @@ __all__ = ["MainWindow", "SHORTCUTS", "create_app", "run_app"]
 SHORTCUTS = [
     ("Ctrl+O", "open a robot file"),
     ("Ctrl+Shift+O", "open a work cell (.cell)"),
+    ("Ctrl+Shift+G", "robot gallery: every robot installed, searchable"),
     ("Ctrl+Shift+S", "save a screenshot of the window"),
     ("Ctrl+Z", "undo the last change (joints, tool, robot, program)"),
     ("Ctrl+Shift+Z / Ctrl+Y", "redo"),

@@ -71,7 +71,9 @@ class CellLayer:
         view.add_fit_points(self._fit_points)
         subs = self._subs = Subscriptions(view)
         subs.connect(session.events.cell, lambda _c: self.refresh())
-        for name in ("q", "time", "frames"):
+        # a grasped part follows the tool (q, frames), a program's part the playhead (time);
+        # "held": grasped or released while driving
+        for name in ("q", "time", "frames", "held"):
             subs.connect(session.events[name], lambda _v: self.update_poses())
         subs.connect(session.display.events.show_shadow, lambda _v: self._apply_shown())
         view.robotRebuilt.connect(self._reattach)
