@@ -1,7 +1,7 @@
 """Quantities derived from the session's robot, joint vector and trajectory (frames,
 Jacobian, manipulability, gravity torque, arm configuration, singularity, joint-limit
-margins, the tool path and the trajectory analysis), each computed at most once per
-change and cached until the next.
+margins, the tool path, the trajectory analysis, collisions and clearance in the work
+cell), each computed at most once per change and cached until the next.
 
 :class:`DerivedQuantities` is a mixin of :class:`~robogui.session.session.Session`: it
 reads ``_robot``, ``_q``, ``_trajectory``, ``_cache``, ``_path_cache`` and ``_analysis``,
@@ -19,6 +19,7 @@ from robogui.engine.kinematics import kinematics
 from robogui.engine.model.robot import Robot
 
 from .explain import armconfig
+from .planning_scene import live
 
 __all__ = ["DerivedQuantities", "NEAR_LIMIT", "AT_LIMIT"]
 
@@ -198,3 +199,94 @@ class DerivedQuantities:
         """Per joint 0 inside, 1 near a limit (amber), 2 at or beyond a limit (red): (n,) int."""
         m = self.limit_margin
         return np.where(m <= AT_LIMIT, 2, np.where(m <= NEAR_LIMIT, 1, 0))
+
+    # -- collisions in the work cell (issue 24): see planning_scene/live.py ------------------
+    @property
+    def collision_world(self):
+        """The robot's collision world in the current cell (self-collisions included), built
+        once per robot, tool and cell and kept by identity; None when the robot has no
+        collision geometry or it cannot be built (``collision_error`` says why)."""
+        robot, cell = self._robot, self._cell
+        c = self._world_cache
+        if c is None or c[0] is not robot or c[1] is not cell:
+            from .planning_scene.collisions import collision_world
+
+            world, error = None, None
+            try:
+                world = collision_world(robot, cell)
+                if not world.geometry.pieces:
+                    world = None
+            except ValueError as exc:  # a collision mesh that cannot be read
+                error = str(exc)
+            self._world_cache = c = (robot, cell, world, error)
+        return c[2]
+
+    @property
+    def collision_error(self) -> str | None:
+        """Why the collision world could not be built (a collision mesh file), or None."""
+        self.collision_world  # noqa: B018  (builds it)
+        return self._world_cache[3]
+
+    @property
+    def collisions(self):
+        """The :class:`~robogui.engine.collision_detection.checker.CollisionReport` of the
+        current q in the current cell (the robot alone without a cell: self-collisions):
+        ``colliding`` bool, ``distance`` the smallest signed distance (m, negative =
+        depth), ``pairs`` in contact, ``depths``, ``nearest`` pair. None when the robot has
+        no collision geometry. Once per change of q, robot, tool or cell."""
+        def compute():
+            world = self.collision_world
+            return None if world is None else world.check(self._q, distance=True)
+
+        return self._derived("collisions", compute)
+
+    @property
+    def clearance(self) -> tuple[tuple[str, str] | None, float] | None:
+        """(nearest pair ``(name_a, name_b)``, signed distance m) of the current q for the
+        pose panel; None without collision geometry. The distance is negative in contact
+        (the penetration depth) and inf with nothing to check."""
+        rep = self.collisions
+        return None if rep is None else (rep.nearest, float(rep.distance))
+
+    @property
+    def contact_frames(self) -> frozenset[int]:
+        """The ``fkine_all`` frames of the links in contact now (the 3D view turns their
+        parts red); empty when nothing touches."""
+        def compute():
+            rep, world = self.collisions, self.collision_world
+            if rep is None or not rep.colliding:
+                return frozenset()
+            names = self._cell.names if self._cell is not None else ()
+            return live.contact_frames(world, rep.pairs, names)
+
+        return self._derived("contact_frames", compute)
+
+    def check_step(self, q_new) -> live.StepCheck:
+        """May the robot move from the current q to ``q_new`` (n,) without a contact? The
+        guard of jogs and handle drags (``stop_before_contact``): checked continuously (no
+        link point moves more than 2 mm between checks). Returns a
+        :class:`~robogui.session.planning_scene.live.StepCheck` with where the motion may go
+        and the reason in words in the display's length unit; always clear when
+        ``stop_before_contact`` is off or the robot has no collision geometry."""
+        q_new = self._check_q(q_new)
+        world = self.collision_world
+        if not self.stop_before_contact or world is None:
+            return live.StepCheck(q_new, False)
+        names = self._cell.names if self._cell is not None else ()
+        return live.check_step(world, self._q, q_new, self.collisions, object_names=names,
+                               length_unit=self.display.length_unit)
+
+    @property
+    def trajectory_clearance(self):
+        """The smallest signed distance along the current trajectory
+        (:class:`~robogui.session.planning_scene.live.ClearanceCurve`), once per trajectory,
+        robot, tool and cell; None without a trajectory or collision geometry."""
+        traj, world = self._trajectory, self.collision_world
+        c = self._clearance_cache
+        if c is None or c[0] is not traj or c[1] is not world:
+            curve = None
+            if traj is not None and world is not None and len(traj.t) \
+                    and np.asarray(traj.q).shape[1] == self._robot.n:
+                curve = live.clearance_along(world, traj.t, traj.q)
+            self._clearance_cache = c = (traj, world, curve)
+        return c[2]

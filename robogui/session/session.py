@@ -98,6 +98,11 @@ class Session(DerivedQuantities, EventEmitter):
         self._path_cache: tuple | None = None
         self._analysis: tuple | None = None  # (robot, trajectory, TrajectoryAnalysis)
         self._cell = None  # the work cell (planning_scene.Cell) or None: the robot alone
+        # collisions (derived.py): (robot, cell, world, error) and (trajectory, world, curve)
+        self._world_cache: tuple | None = None
+        self._clearance_cache: tuple | None = None
+        #: jogs and handle drags stop before a contact (check_step); the app's toggle
+        self.stop_before_contact = True
 
     # -- robot and tool ------------------------------------------------------------
     @staticmethod

@@ -207,8 +207,9 @@ class TeachState(EventEmitter):
         d = self.session.display  # the messages speak the user's units
         compiled = compile_program(self.program, robot, angle_unit=d.angle_unit,
                                    length_unit=d.length_unit)
+        # with the session's work cell: contacts along the path are problems too
         problems = (preflight(robot, compiled, angle_unit=d.angle_unit,
-                              length_unit=d.length_unit)
+                              length_unit=d.length_unit, cell=self.session.cell)
                     if run_preflight else list(compiled.problems))
         with self.batch():
             self.compiled = compiled
