@@ -34,6 +34,7 @@ from ..view.view3d import CAMERA_PRESETS, RobotView
 from ..widgets.docking import placeholder_dock
 from .file_drop import FileDrop
 from .fullscreen import FullScreenView
+from .live_collisions import install_live_collisions
 from .menu_extras import install_symbolic_and_legacy_actions
 from .robot_opening import RobotOpening
 from .settings import Settings
@@ -178,6 +179,7 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         # D-H frames, chain panel, workspace, singularities, presentation mode, New/Save robot
         self.teaching = install_teaching(self, session)
         self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
+        self.live_collisions = install_live_collisions(self)  # contacts red, stop before contact
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)

@@ -24,7 +24,7 @@ import numpy as np
 from .continuous import STEP, levers
 
 __all__ = ["StepCheck", "check_step", "contact_frames", "link_frames", "clearance_along",
-           "length_text", "ClearanceCurve"]
+           "length_text", "clearance_text", "pair_distance", "ClearanceCurve"]
 
 #: a step within this of the shown state (rad or m per joint) is no motion
 _SAME = 1e-12
@@ -38,6 +38,23 @@ def length_text(value: float, unit: str = "mm") -> str:
     if unit == "m":
         return f"{value:.3g} m"
     return f"{value * 1e3:.3g} mm"
+
+
+def clearance_text(clearance, object_names=(), unit: str = "mm") -> tuple[str, bool]:
+    """The pose panel's clearance line and whether something touches: ``clearance`` is the
+    session's (nearest pair, signed distance m) or None. E.g. ("112.40 mm  forearm –
+    'table'", False), ("in contact: forearm – 'table', 3.20 mm deep", True)."""
+    if clearance is None:
+        return "— (no collision geometry)", False
+    pair, d = clearance
+    if pair is None or not math.isfinite(d):
+        return "— (nothing to check)", False
+    scale, digits = (1.0, 5) if unit == "m" else (1e3, 2)
+    names = set(object_names)
+    who = f"{_quote(pair[0], names)} – {_quote(pair[1], names)}"
+    if d < 0:
+        return f"in contact: {who}, {-d * scale:.{digits}f} {unit} deep", True
+    return f"{d * scale:.{digits}f} {unit}  {who}", False
 
 
 @lru_cache(maxsize=8)
@@ -134,15 +151,59 @@ def check_step(world, q0, q1, report0=None, *, object_names=(), step: float = ST
     a, b = rep.pairs[i][0]
     q_ok = qs[i - 1] if i > 0 else q0
     near, d = report0.nearest, float(report0.distance)
-    if near is not None and set(near) == {a, b}:
-        gap = f"clearance {length_text(d, length_unit)}"
-    elif near is not None and math.isfinite(d):
-        gap = (f"clearance {length_text(d, length_unit)} between "
-               f"{_quote(near[0], names)} and {_quote(near[1], names)}")
-    else:
-        gap = ""
-    reason = f"{a} would hit {_quote(b, names)}" + (f" ({gap})" if gap else "")
+    if near is None or set(near) != {a, b}:  # the pair that hits is not the nearest now
+        d = pair_distance(world, q0, a, b)
+    gap = f" (clearance {length_text(d, length_unit)})" if math.isfinite(d) else ""
+    reason = f"{a} would hit {_quote(b, names)}{gap}"
     return StepCheck(np.array(q_ok), True, reason, (a, b), i / len(qs))
+
+
+@lru_cache(maxsize=8)
+def _obstacles(world) -> dict:
+    """name -> (coal shape, coal transform in the robot's frame) of the world's obstacles
+    and the floor (built once per world)."""
+    import coal
+
+    from robogui.engine.collision_detection.robot_geometry import coal_shape
+
+    base_inv = np.linalg.inv(world.base)
+    out = {}
+    for ob in world.obstacles:
+        T = base_inv @ np.asarray(ob.T, float)
+        out[ob.name] = (coal_shape(ob.kind, ob.size, ob.mesh),
+                        coal.Transform3s(T[:3, :3].copy(), T[:3, 3].copy()))
+    if world.floor_z is not None:
+        n = world.base[2, :3].copy()
+        out["floor"] = (coal.Halfspace(n, float(world.floor_z) - float(world.base[2, 3])),
+                        coal.Transform3s())
+    return out
+
+
+def pair_distance(world, q, a: str, b: str) -> float:
+    """Signed distance (m) between robot link ``a`` and ``b`` (a cell object, "floor" or
+    another link) at ``q`` (n,): the smallest over their pieces, by coal.distance (inf when
+    there is no such pair)."""
+    import coal
+
+    pieces = world.geometry.pieces
+    W = world.piece_poses(np.asarray(q, float)[None])[0]
+    obstacles = _obstacles(world)
+
+    def placed(k):
+        return pieces[k].geometry, coal.Transform3s(W[k][:3, :3].copy(), W[k][:3, 3].copy())
+
+    mine = [k for k, p in enumerate(pieces) if p.link == a]
+    if b in obstacles:
+        others = [obstacles[b]]
+    else:
+        others = [placed(k) for k, p in enumerate(pieces) if p.link == b]
+    best = math.inf
+    req = coal.DistanceRequest()
+    for k in mine:
+        g1, t1 = placed(k)
+        for g2, t2 in others:
+            best = min(best, float(coal.distance(g1, t1, g2, t2, req, coal.DistanceResult())))
+    return best
 
 
 def _out_of_contact(world, q0, q1, report0, names, length_unit) -> StepCheck:

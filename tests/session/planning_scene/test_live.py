@@ -196,3 +196,47 @@ def test_no_collision_geometry_gives_none_and_a_mesh_error_is_said():
     assert s.collisions is None and s.clearance is None and s.contact_frames == frozenset()
     assert s.collision_error == "cannot read x.stl"
     assert not s.check_step([0.1, 0.0]).blocked
+
+
+def test_pair_distance_is_that_pair_s_even_when_another_is_nearer():
+    from robogui.session.planning_scene.live import pair_distance
+
+    s = Session(ARM, q=[0.0, 0.0])
+    s.set_cell(Cell((CellObject("ball", "sphere", (BALL,), xyz=(2.5, 0.0, 0.0)),
+                     CellObject("far", "sphere", (BALL,), xyz=(0.5, 1.0, 0.0))), floor=False))
+    world = s.collision_world
+    assert pair_distance(world, s.q, "link2", "ball") == pytest.approx(0.5 - BALL - R, abs=1e-9)
+    # link 1's stick runs from (0, 0) to (1, 0): 1 m below the far ball's centre
+    assert pair_distance(world, s.q, "link1", "far") == pytest.approx(1.0 - BALL - R, abs=1e-9)
+
+
+def test_jogging_the_puma_down_onto_a_box_stops_before_it_with_the_reason():
+    from robogui.session.teach.jog import jog_step, stop_before_contact
+
+    puma = rg.load_robot("puma560")
+    s = Session(puma)
+    s.go_to_pose("qn")
+    T = s.T
+    top = T[2, 3] - 0.10  # the box's top 10 cm below the tool point
+    cell = Cell((CellObject("box", "box", (0.3, 0.3, 0.1), xyz=(T[0, 3], T[1, 3], top - 0.05)),),
+                floor=False)
+    s.set_cell(cell)
+    messages = []
+    for _ in range(20):
+        res = stop_before_contact(s, jog_step(s.robot, s.q, "z", -1, 0.01))
+        if res.moved:
+            s.set_q(res.q_new)
+        messages.append(res.message)
+        if res.message and not res.moved:
+            break
+    reason = messages[-1]
+    assert reason is not None and " would hit 'box' (clearance " in reason
+    # stopped before contact (checked by the public API, built apart from the session)
+    here = rg.check_collisions(puma, s.q, cell)
+    assert not here.colliding and 0.0 <= here.distance <= 0.002 + 1e-9
+    # the jog's own next step (unguarded) would have touched the box
+    nxt = jog_step(puma, s.q, "z", -1, 0.01).q_new
+    assert rg.check_collisions(puma, nxt, cell).colliding
+    # and every allowed pose stayed clear on the way down: the tool point went down by
+    # whole steps until the last (shortened) one
+    assert s.T[2, 3] < T[2, 3] - 0.05
