@@ -134,3 +134,38 @@ def test_preflight_lists_the_contacts_and_a_click_seeks_there(qtbot, window, ses
     # at the start of a contact the arm touches the post (within the 2 mm step)
     rep = rg.check_collisions(session.robot, session.q, session.cell)
     assert rep.distance < 0.003
+
+
+def test_the_clearance_plot_follows_the_trajectory_the_cell_and_the_playhead(
+        qtbot, window, session):
+    plots = window.ensure_plots()
+    window.tasks.actions["analyse"].trigger()
+    plots.docks["clearance"].raise_()
+    panel = plots.clearance
+    cell = demo_with_a_post(session)
+    session.set_cell(cell)
+    window.teach.program.load_from(DEMO_PROG)
+    window.teach.state.compile()
+    traj = session.trajectory
+    qtbot.waitUntil(lambda: panel.curve_data is not None, timeout=20000)
+    x, y = panel.full_data(panel.curve_item)
+    # the distances are those of the public API at the trajectory's samples, in mm
+    want = rg.check_collisions(session.robot, np.asarray(traj.q), cell).distance
+    np.testing.assert_allclose(x, traj.t)
+    np.testing.assert_allclose(y, 1e3 * want, atol=1e-9)
+    assert y.min() < 0  # the post is hit
+    assert panel.threshold_line.value() == pytest.approx(10.0)  # 10 mm
+    assert "deepest contact" in panel.status_label.text()
+    session.set_time(1.2)
+    assert panel.cursors[0].value() == pytest.approx(1.2)
+    # the post taken away: the curve follows the cell
+    session.set_cell(rg.load_cell(DEMO_CELL))
+    x2, y2 = panel.full_data(panel.curve_item)
+    assert y2.min() > 0
+    # the threshold typed in the toolbar, in the display unit
+    field = panel.threshold_field
+    field.selectAll()
+    QTest.keyClicks(field, "25")
+    QTest.keyClick(field, QtCore.Qt.Key.Key_Return)
+    assert panel.threshold == pytest.approx(0.025)
+    assert panel.threshold_line.value() == pytest.approx(25.0)
