@@ -236,7 +236,12 @@ class DerivedQuantities:
         no collision geometry. Once per change of q, robot, tool or cell."""
         def compute():
             world = self.collision_world
-            return None if world is None else world.check(self._q, distance=True)
+            if world is None:
+                return None
+            ahead = self._checked_ahead  # check_step's report of the state it let through
+            if ahead is not None and ahead[0] is world and np.array_equal(ahead[1], self._q):
+                return ahead[2]
+            return world.check(self._q, distance=True)
 
         return self._derived("collisions", compute)
 
@@ -273,8 +278,11 @@ class DerivedQuantities:
         if not self.stop_before_contact or world is None:
             return live.StepCheck(q_new, False)
         names = self._cell.names if self._cell is not None else ()
-        return live.check_step(world, self._q, q_new, self.collisions, object_names=names,
-                               length_unit=self.display.length_unit)
+        check = live.check_step(world, self._q, q_new, self.collisions, object_names=names,
+                                length_unit=self.display.length_unit)
+        if check.report is not None:  # the collisions of q_new, when the robot moves there
+            self._checked_ahead = (world, check.q, check.report)
+        return check
 
     @property
     def trajectory_clearance(self):

@@ -7,10 +7,14 @@ batched broad phase in numpy and coal on the few pairs that are near (about 1-2 
 Puma 560 or the Panda in a cell of ten objects, ``benchmarks/bench_collision.py``).
 
 :func:`check_step` checks the motion from the shown state ``q0`` to the next one ``q1``
-continuously, as pre-flight checks a program (:mod:`.continuous`): the states between are
-spaced so that no point of any link moves more than 2 mm, so a thin object cannot slip
-between two frames of a fast jog. The motion stops at the last state before contact; a
-robot that already touches something may only move so that the contact gets no deeper.
+continuously, as pre-flight checks a program (:mod:`.continuous`). Far from everything
+(the clearance at ``q0`` more than twice the most any link point can move on the way,
+bounded from the joint steps and the links' extents) the way is clear by conservative
+advancement and only ``q1`` is checked, once, its report becoming the session's; near
+something the states between are spaced so that no point of any link moves more than 2 mm,
+so a thin object cannot slip between two frames of a fast jog. The motion stops at the last
+state before contact; a robot that already touches something may only move so that the
+contact gets no deeper.
 """
 
 from __future__ import annotations
@@ -92,6 +96,8 @@ class StepCheck:
         ``forearm would hit 'table' (clearance 3 mm)``.
     pair : the pair the motion would bring into contact (or None).
     fraction : the share of the motion allowed (0..1).
+    report : for a clear motion, the single-state report at ``q1`` with distances (the
+        session keeps it as the collisions of ``q1``: one check per frame, not two).
     """
 
     q: np.ndarray
@@ -99,6 +105,7 @@ class StepCheck:
     reason: str | None = None
     pair: tuple | None = None
     fraction: float = 1.0
+    report: object = None
 
 
 @lru_cache(maxsize=8)
@@ -106,14 +113,18 @@ def _levers(world) -> tuple[np.ndarray, np.ndarray]:
     return levers(world.robot, world)
 
 
-def _between(world, q0: np.ndarray, q1: np.ndarray, step: float) -> np.ndarray:
-    """States (k, n) from q0 (excluded) to q1 (included), no link point moving more than
-    ``step`` between two (the bound of :mod:`.continuous`)."""
+def _motion_bound(world, q0: np.ndarray, q1: np.ndarray) -> float:
+    """The most any point of any link moves on the way from q0 to q1 (m), bounded as in
+    :mod:`.continuous` (joint steps times the levers of the link pieces)."""
     lever, revolute = _levers(world)
-    robot = world.robot
-    cp = robot.coupling
+    cp = world.robot.coupling
     Q0, Q1 = (q0, q1) if cp is None else (cp.E @ q0 + cp.c, cp.E @ q1 + cp.c)
-    move = float(np.abs(Q1 - Q0) @ np.where(revolute, lever, 1.0))
+    return float(np.abs(Q1 - Q0) @ np.where(revolute, lever, 1.0))
+
+
+def _between(q0: np.ndarray, q1: np.ndarray, move: float, step: float) -> np.ndarray:
+    """States (k, n) from q0 (excluded) to q1 (included), no link point moving more than
+    ``step`` between two when none moves more than ``move`` in all."""
     cuts = int(min(_MAX_CUTS, max(1, math.ceil(move / step))))
     s = np.arange(1, cuts + 1) / cuts
     return q0 + s[:, None] * (q1 - q0)
@@ -136,13 +147,22 @@ def check_step(world, q0, q1, report0=None, *, object_names=(), step: float = ST
     q0 = np.asarray(q0, float).reshape(-1)
     q1 = np.asarray(q1, float).reshape(-1)
     if np.abs(q1 - q0).max(initial=0.0) <= _SAME:
-        return StepCheck(q1, False)
+        return StepCheck(q1, False, report=report0)
     if report0 is None:
         report0 = world.check(q0)
     names = set(object_names)
     if bool(report0.colliding):
         return _out_of_contact(world, q0, q1, report0, names, length_unit)
-    qs = _between(world, q0, q1, step)
+    move = _motion_bound(world, q0, q1)
+    d0 = float(report0.distance)
+    if math.isfinite(d0) and d0 > 2.0 * move:
+        # conservative advancement: no point moved as far as the clearance (two links by at
+        # most twice the bound towards each other), so the way is clear; only the new
+        # state is checked, and its report is the session's next (one check per frame)
+        last = world.check(q1, distance=True)
+        if not last.colliding:
+            return StepCheck(q1, False, report=last)
+    qs = _between(q0, q1, move, step)  # near something: every 2 mm on the way, one call
     rep = world.check(qs, distance=False)
     hit = np.flatnonzero(rep.colliding)
     if not len(hit):
@@ -222,7 +242,7 @@ def _out_of_contact(world, q0, q1, report0, names, length_unit) -> StepCheck:
                          f"{a} would go deeper into {_quote(b, names)} (now "
                          f"{length_text(depth, length_unit)} deep; move out of the contact)",
                          (a, b), 0.0)
-    return StepCheck(q1, False)
+    return StepCheck(q1, False, report=rep1)
 
 
 @dataclass(frozen=True, eq=False)

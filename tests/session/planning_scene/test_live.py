@@ -240,3 +240,16 @@ def test_jogging_the_puma_down_onto_a_box_stops_before_it_with_the_reason():
     # and every allowed pose stayed clear on the way down: the tool point went down by
     # whole steps until the last (shortened) one
     assert s.T[2, 3] < T[2, 3] - 0.05
+
+
+def test_a_step_let_through_is_checked_once_and_its_report_is_the_new_state_s():
+    s = Session(ARM, q=[0.5, 0.0])
+    s.set_cell(ball_at(1.8))
+    check = s.check_step([0.49, 0.0])
+    assert not check.blocked and check.report is not None
+    s.set_q(check.q, changing=True)
+    assert s.collisions is check.report  # no second check of the same state
+    assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.49) - BALL - R, abs=1e-9)
+    s.set_q([0.3, 0.0])  # another state: checked afresh
+    assert s.collisions is not check.report
+    assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.3) - BALL - R, abs=1e-9)
