@@ -169,3 +169,21 @@ def test_the_clearance_plot_follows_the_trajectory_the_cell_and_the_playhead(
     QTest.keyClick(field, QtCore.Qt.Key.Key_Return)
     assert panel.threshold == pytest.approx(0.025)
     assert panel.threshold_line.value() == pytest.approx(25.0)
+
+
+def test_dragging_the_tool_handle_down_onto_a_box_stops_before_it_with_the_reason(
+        qtbot, window, session):
+    from tests.app.interaction.test_handle import drag, settled
+
+    session.go_to_pose("qn")
+    session.set_cell(box_under_the_tool(session, gap=0.06))
+    origin, axes, size = settled(qtbot, window)
+    grab = 0.9 * size  # near the z arrow's head
+    # 20 cm down along world z, well into the box, in 41 mouse moves
+    drag(qtbot, window.view, [origin + (grab - s) * axes[2] for s in np.linspace(0, 0.2, 41)])
+    rep = session.collisions
+    assert not rep.colliding and 0.0 <= rep.distance <= 0.002 + 1e-9
+    assert session.T[2, 3] > origin[2] - 0.06  # it never reached the box's top
+    reason = window.view_tools.handle.reason
+    assert reason is not None and re.fullmatch(
+        r"\S.* would hit 'box' \(clearance \d[\d.]* mm\)", reason), reason
