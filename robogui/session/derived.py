@@ -205,7 +205,8 @@ class DerivedQuantities:
     def collision_world(self):
         """The robot's collision world in the current cell (self-collisions included), built
         once per robot, tool and cell and kept by identity; None when the robot has no
-        collision geometry or it cannot be built (``collision_error`` says why)."""
+        collision geometry, it cannot be built, or it is too big to check on every frame
+        (``collision_error`` says why)."""
         robot, cell = self._robot, self._cell
         c = self._world_cache
         if c is None or c[0] is not robot or c[1] is not cell:
@@ -213,9 +214,15 @@ class DerivedQuantities:
 
             world, error = None, None
             try:
-                world = collision_world(robot, cell)
-                if not world.geometry.pieces:
-                    world = None
+                if robot.n_bodies > live.MAX_LIVE_BODIES:  # its pairs alone take seconds
+                    error = (f"live collision checks are off for robots of more than "
+                             f"{live.MAX_LIVE_BODIES} links ({robot.name} has "
+                             f"{robot.n_bodies}); check programs with robogui check")
+                else:
+                    world = collision_world(robot, cell)
+                    error = live.too_many_pairs(world)
+                    if error is not None or not world.geometry.pieces:
+                        world = None
             except ValueError as exc:  # a collision mesh that cannot be read
                 error = str(exc)
             self._world_cache = c = (robot, cell, world, error)

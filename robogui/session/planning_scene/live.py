@@ -28,12 +28,31 @@ import numpy as np
 from .continuous import STEP, levers
 
 __all__ = ["StepCheck", "check_step", "contact_frames", "link_frames", "clearance_along",
-           "length_text", "clearance_text", "pair_distance", "ClearanceCurve"]
+           "length_text", "clearance_text", "pair_distance", "ClearanceCurve", "MAX_LIVE_BODIES",
+           "MAX_LIVE_PAIRS", "too_many_pairs"]
 
 #: a step within this of the shown state (rad or m per joint) is no motion
 _SAME = 1e-12
 #: most interpolated states one live step may be cut into (a runaway jump is refused whole)
 _MAX_CUTS = 2_000
+
+
+#: live checks (every frame of a drag) only for robots of at most this many bodies: the
+#: pairs of a 200-link chain take seconds to build and 0.1 s to check
+MAX_LIVE_BODIES = 64
+#: ... and at most this many checked pairs (robot with itself, with the objects, the floor)
+MAX_LIVE_PAIRS = 50_000
+
+
+def too_many_pairs(world) -> str | None:
+    """Why ``world`` is too big to check on every frame, or None."""
+    P = len(world.geometry.pieces)
+    n = (len(world.geometry.self_pairs) + P * len(world.obstacles)
+         + (P if world.floor_z is not None else 0))
+    if n > MAX_LIVE_PAIRS:
+        return (f"live collision checks are off: {n:,} pairs to check, more than "
+                f"{MAX_LIVE_PAIRS:,} (pre-flight and robogui check still check programs)")
+    return None
 
 
 def length_text(value: float, unit: str = "mm") -> str:

@@ -253,3 +253,21 @@ def test_a_step_let_through_is_checked_once_and_its_report_is_the_new_state_s():
     s.set_q([0.3, 0.0])  # another state: checked afresh
     assert s.collisions is not check.report
     assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.3) - BALL - R, abs=1e-9)
+
+
+def test_robots_too_big_to_check_every_frame_are_said_so_not_checked(monkeypatch):
+    from robogui.session.planning_scene import live
+
+    chain = rg.Robot([rg.Link(a=0.05, alpha=0.3)] * (live.MAX_LIVE_BODIES + 1), name="snake")
+    s = Session(chain)
+    assert s.collisions is None and s.clearance is None
+    assert f"more than {live.MAX_LIVE_BODIES} links" in s.collision_error
+    assert not s.check_step(s.q + 0.1).blocked
+    # a cell of many objects: the pairs are counted (4 pieces of the arm times 30 balls, and
+    # its self pairs) before anything is checked
+    monkeypatch.setattr(live, "MAX_LIVE_PAIRS", 100)
+    balls = Cell(tuple(CellObject(f"b{k}", "sphere", (0.01,), xyz=(5.0 + 0.1 * k, 0.0, 0.0))
+                       for k in range(30)), floor=False)
+    s2 = Session(ARM, q=[0.0, 0.0])
+    s2.set_cell(balls)
+    assert s2.collisions is None and "pairs to check" in s2.collision_error
