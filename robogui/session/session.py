@@ -101,7 +101,8 @@ class Session(DerivedQuantities, EventEmitter):
         # collisions (derived.py): (robot, cell, world, error) and (trajectory, world, curve)
         self._world_cache: tuple | None = None
         self._clearance_cache: tuple | None = None
-        self._checked_ahead: tuple | None = None  # (world, q, report) from check_step
+        # (world, q, report): the last state checked (check_step's, or the last shown)
+        self._checked_ahead: tuple | None = None
         #: jogs and handle drags stop before a contact (check_step); the app's toggle
         self.stop_before_contact = True
 

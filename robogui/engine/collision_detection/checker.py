@@ -63,10 +63,13 @@ class CollisionReport:
     float, a list, a tuple).
     """
 
-    def __init__(self, colliding, distance, pairs, depths, nearest):
+    def __init__(self, colliding, distance, pairs, depths, nearest, bounds=None):
         self.colliding, self.distance = colliding, distance
         self.pairs, self.depths = pairs, depths
         self._nearest = nearest  # a list, or a callable making it (names on demand)
+        #: (m, k) per state and checked pair a lower bound of its signed distance (exact
+        #: where it was computed), m; the next state's ``lower`` (see CollisionWorld.check)
+        self.bounds = bounds
 
     @property
     def nearest(self):
@@ -77,7 +80,8 @@ class CollisionReport:
     def single(self) -> CollisionReport:
         """The report of state 0 with plain values."""
         return CollisionReport(bool(self.colliding[0]), float(self.distance[0]),
-                               self.pairs[0], self.depths[0], self.nearest[0])
+                               self.pairs[0], self.depths[0], self.nearest[0],
+                               None if self.bounds is None else self.bounds[0])
 
     def __repr__(self) -> str:
         return (f"CollisionReport(colliding={self.colliding!r}, distance={self.distance!r}, "
@@ -220,11 +224,15 @@ class CollisionWorld:
         return F[i, self._piece_frame[k]] @ self._piece_T[k]
 
     # -- the check ------------------------------------------------------------------------
-    def check(self, q, distance: bool = True) -> CollisionReport:
+    def check(self, q, distance: bool = True, lower=None) -> CollisionReport:
         """Verdicts, smallest signed distances and contact pairs for q (n,) or (m, n).
 
         distance : False skips the exact smallest distance (verdicts and pairs only,
             faster); ``report.distance`` is then nan.
+        lower : optional lower bounds (k,) of every checked pair's signed distance (m),
+            known from elsewhere, e.g. a previous state's ``report.bounds`` minus twice the
+            most any link point has moved since (distances change no faster than the
+            motion): pairs they keep apart skip coal (the live check of a drag frame).
         """
         q2d, single = as_joint_array(q, self.robot.n)
         m = len(q2d)
@@ -288,6 +296,12 @@ class CollisionWorld:
         ex = np.concatenate(exact, axis=1)
         pairs = np.concatenate([np.column_stack([p, np.full(len(p), k)])
                                 for k, p in enumerate(self._pairs)]).reshape(-1, 3)
+        if lower is not None:
+            lower = np.asarray(lower, float).reshape(-1)
+            if lower.shape != (lb.shape[1],):
+                raise ValueError(f"lower must hold one bound per checked pair "
+                                 f"({lb.shape[1]}), got shape {lower.shape}")
+            lb = np.where(ex, lb, np.maximum(lb, lower))
         return self._narrow(W, lb, ex, pairs, distance, single)
 
     def _narrow(self, W, lb, ex, pairs, want_distance, single) -> CollisionReport:
@@ -343,7 +357,7 @@ class CollisionWorld:
             ks = np.nonzero(hit[i])[0]
             names[i] = [self._pair_names(pairs[k]) for k in ks]
             depth[i] = [max(0.0, -float(dist[i, k])) if want_distance else 0.0 for k in ks]
-        rep = CollisionReport(colliding, out_d, names, depth, nearest)
+        rep = CollisionReport(colliding, out_d, names, depth, nearest, dist)
         return rep.single() if single else rep
 
     def _capsule_box(self, d, known, mid_dist, seg, a, o, cols_mask, want_distance) -> None:

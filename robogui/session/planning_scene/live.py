@@ -27,9 +27,9 @@ import numpy as np
 
 from .continuous import STEP, levers
 
-__all__ = ["StepCheck", "check_step", "contact_frames", "link_frames", "clearance_along",
-           "length_text", "clearance_text", "pair_distance", "ClearanceCurve", "MAX_LIVE_BODIES",
-           "MAX_LIVE_PAIRS", "too_many_pairs"]
+__all__ = ["StepCheck", "check_step", "check_near", "contact_frames", "link_frames",
+           "clearance_along", "clearance_text", "length_text", "pair_distance",
+           "ClearanceCurve", "MAX_LIVE_BODIES", "MAX_LIVE_PAIRS", "too_many_pairs"]
 
 #: a step within this of the shown state (rad or m per joint) is no motion
 _SAME = 1e-12
@@ -141,6 +141,24 @@ def _motion_bound(world, q0: np.ndarray, q1: np.ndarray) -> float:
     return float(np.abs(Q1 - Q0) @ np.where(revolute, lever, 1.0))
 
 
+def check_near(world, q1, q0=None, report0=None, move: float | None = None):
+    """The single-state report at ``q1`` (n,) with distances, helped by the report at a
+    nearby state ``q0`` (its per-pair ``bounds``): a pair's signed distance changes by at
+    most the relative motion of its two things, at most twice ``move`` (the bound on any
+    link point's motion from q0 to q1, computed when None), so pairs that were far stay
+    settled without coal. Exactly what ``world.check(q1)`` gives, in less time."""
+    lower = None
+    bounds = getattr(report0, "bounds", None)
+    if bounds is not None and q0 is not None:
+        if move is None:
+            move = _motion_bound(world, np.asarray(q0, float), np.asarray(q1, float))
+        lower = np.asarray(bounds, float) - 2.0 * move
+    try:
+        return world.check(q1, distance=True, lower=lower)
+    except ValueError:  # bounds of another world (another robot or cell): without them
+        return world.check(q1, distance=True)
+
+
 def _between(q0: np.ndarray, q1: np.ndarray, move: float, step: float) -> np.ndarray:
     """States (k, n) from q0 (excluded) to q1 (included), no link point moving more than
     ``step`` between two when none moves more than ``move`` in all."""
@@ -178,7 +196,7 @@ def check_step(world, q0, q1, report0=None, *, object_names=(), step: float = ST
         # conservative advancement: no point moved as far as the clearance (two links by at
         # most twice the bound towards each other), so the way is clear; only the new
         # state is checked, and its report is the session's next (one check per frame)
-        last = world.check(q1, distance=True)
+        last = check_near(world, q1, q0, report0, move)
         if not last.colliding:
             return StepCheck(q1, False, report=last)
     qs = _between(q0, q1, move, step)  # near something: every 2 mm on the way, one call

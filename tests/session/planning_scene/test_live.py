@@ -271,3 +271,34 @@ def test_robots_too_big_to_check_every_frame_are_said_so_not_checked(monkeypatch
     s2 = Session(ARM, q=[0.0, 0.0])
     s2.set_cell(balls)
     assert s2.collisions is None and "pairs to check" in s2.collision_error
+
+
+@pytest.mark.parametrize("which", ["six primitives", "puma in the demo cell"])
+def test_a_check_helped_by_the_previous_state_s_bounds_is_exactly_the_plain_check(which):
+    from pathlib import Path
+
+    from robogui.session.planning_scene.collisions import collision_world
+    from robogui.session.planning_scene.live import check_near
+
+    root = Path(__file__).resolve().parents[3]
+    if which == "six primitives":
+        robot = rg.load_robot(root / "tests" / "data" / "collision" / "six_primitives.urdf")
+        cell = Cell((CellObject("crate", "box", (0.3, 0.3, 0.3), xyz=(0.4, 0.2, 0.3)),
+                     CellObject("drum", "cylinder", (0.1, 0.5), xyz=(-0.3, 0.3, 0.25)),
+                     CellObject("ball", "sphere", (0.12,), xyz=(0.2, -0.4, 0.5))))
+    else:
+        robot = rg.load_robot("puma560")
+        cell = rg.load_cell(root / "assets" / "cells" / "pick-and-place.cell")
+    world = collision_world(robot, cell)
+    rng = np.random.default_rng(7)
+    q = robot.random_q(40, seed=8)
+    for q0 in q:
+        q1 = robot.clip_q(q0 + rng.normal(0.0, 0.02, robot.n))  # a drag frame's step
+        rep0 = world.check(q0)
+        plain = world.check(q1)
+        helped = check_near(world, q1, q0, rep0)
+        assert helped.colliding == plain.colliding
+        assert helped.distance == pytest.approx(plain.distance, abs=1e-9)
+        assert sorted(helped.pairs) == sorted(plain.pairs)
+        assert helped.nearest == plain.nearest or helped.distance == pytest.approx(
+            plain.distance, abs=1e-12)
