@@ -304,8 +304,9 @@ class DerivedQuantities:
         c = self._clearance_cache
         if c is None or c[0] is not traj or c[1] is not world:
             curve = None
-            if traj is not None and world is not None and len(traj.t) \
-                    and np.asarray(traj.q).shape[1] == self._robot.n:
-                curve = live.clearance_along(world, traj.t, traj.q)
+            q = None if traj is None else getattr(traj, "q", None)
+            if q is not None and world is not None and len(traj.t) \
+                    and np.shape(q)[1:] == (self._robot.n,):
+                curve = live.clearance_along(world, traj.t, q)
             self._clearance_cache = c = (traj, world, curve)
         return c[2]

@@ -2,10 +2,11 @@
 the robot and its work cell (and itself) against time, with a threshold line, synced to the
 playhead like the other plots (a click or drag in the plot seeks).
 
-The distances are the session's (``session.trajectory_clearance``: one batched check of the
-trajectory's samples per trajectory, robot, tool and cell, Qt-free); the panel draws them in
-the display's length unit. Below zero the robot is in contact (the depth is the distance's
-magnitude); pre-flight lists those contacts, checked continuously.
+The distances are the session's (``session.trajectory_clearance``: one batched check of up
+to 1,000 of the trajectory's samples per trajectory, robot, tool and cell, Qt-free), asked
+for only while the panel is shown; the panel draws them in the display's length unit. Below
+zero the robot is in contact (the depth is the distance's magnitude); pre-flight lists those
+contacts, checked continuously.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class ClearancePanel(PlotPanel):
         self.plot.addItem(self.contact_line, ignoreBounds=True)
         self.curve_item = None
         self.curve_data = None  # the session's ClearanceCurve shown, or None
+        self._stale = True  # the curve waits for the panel to be shown
         follow_units(self._subs, d, [self.threshold_field])
         self._subs.connect(d.events.length_unit, lambda _u: self._redraw())
         self._subs.connect(session.events.cell, lambda _c: self._redraw())
@@ -82,7 +84,8 @@ class ClearancePanel(PlotPanel):
         """A new trajectory analysis is there (or None): draw the clearance along it."""
         self._redraw()
 
-    def _redraw(self) -> None:
+    def _ensure_curve(self) -> tuple[float, str]:
+        """The curve, named with the display's length unit (a new one when it changed)."""
         scale, unit = self._unit()
         name = f"clearance ({unit})"
         if self.curve_item is None or name not in self.curve_names:
@@ -92,8 +95,22 @@ class ClearancePanel(PlotPanel):
             self.legend.addItem(self.curve_item, "smallest distance to the cell")
             self.legend.addItem(pg.PlotDataItem(pen=self.threshold_line.pen), "threshold")
             self.fit_legend()
-        self.set_axis_label(self.plot, name)
+            self.set_axis_label(self.plot, name)
         self._place_threshold()
+        return scale, unit
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self._redraw()
+
+    def _redraw(self) -> None:
+        # the distances along a trajectory cost a batched check (a second for a long one
+        # with meshes): only for a panel that is shown, else when it is next shown
+        scale, unit = self._ensure_curve()
+        self._stale = not self.isVisible()
+        if self._stale:
+            return
         s = self.session
         curve = s.trajectory_clearance if s.trajectory is not None else None
         self.curve_data = curve

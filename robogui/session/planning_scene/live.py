@@ -308,7 +308,7 @@ class ClearanceCurve:
         return float(self.distance[i]), float(self.t[i]), self.nearest[i]
 
 
-def clearance_along(world, t, q, max_points: int = 2_000) -> ClearanceCurve:
+def clearance_along(world, t, q, max_points: int = 1_000) -> ClearanceCurve:
     """The smallest signed distance at the trajectory's samples ``q`` (k, n), times ``t``
     (k,): one batched check of at most ``max_points`` evenly spaced samples (the plot's
     resolution; the first and last always). Contacts between samples are pre-flight's task

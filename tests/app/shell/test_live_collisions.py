@@ -139,14 +139,17 @@ def test_preflight_lists_the_contacts_and_a_click_seeks_there(qtbot, window, ses
 def test_the_clearance_plot_follows_the_trajectory_the_cell_and_the_playhead(
         qtbot, window, session):
     plots = window.ensure_plots()
-    window.tasks.actions["analyse"].trigger()
-    plots.docks["clearance"].raise_()
     panel = plots.clearance
     cell = demo_with_a_post(session)
     session.set_cell(cell)
+    window.tasks.actions["teach"].trigger()
     window.teach.program.load_from(DEMO_PROG)
     window.teach.state.compile()
     traj = session.trajectory
+    qtbot.wait(100)
+    assert not panel.isVisible() and panel.curve_data is None  # not computed while hidden
+    window.tasks.actions["analyse"].trigger()
+    plots.docks["clearance"].raise_()
     qtbot.waitUntil(lambda: panel.curve_data is not None, timeout=20000)
     x, y = panel.full_data(panel.curve_item)
     # the distances are those of the public API at the trajectory's samples, in mm
