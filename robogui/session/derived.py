@@ -237,10 +237,21 @@ class DerivedQuantities:
     @property
     def collisions(self):
         """The :class:`~robogui.engine.collision_detection.checker.CollisionReport` of the
-        current q in the current cell (the robot alone without a cell: self-collisions):
-        ``colliding`` bool, ``distance`` the smallest signed distance (m, negative =
-        depth), ``pairs`` in contact, ``depths``, ``nearest`` pair. None when the robot has
-        no collision geometry. Once per change of q, robot, tool or cell."""
+        current q in the current cell (the robot alone without a cell: self-collisions), as
+        ``check_collisions`` gives it for q of shape (1, n): ``colliding`` (1,) bool,
+        ``distance`` (1,) the smallest signed distance (m, negative = depth), ``pairs[0]``
+        the pairs in contact (link names, object names, "floor"), ``depths[0]``,
+        ``nearest[0]`` the nearest pair. None when the robot has no collision geometry.
+        Once per change of q, robot, tool or cell."""
+        def compute():
+            rep = self._live_report
+            return None if rep is None else live.as_batch(rep)
+
+        return self._derived("collisions", compute)
+
+    @property
+    def _live_report(self):
+        """The single-state report of the current q (plain values), or None."""
         def compute():
             world = self.collision_world
             if world is None:
@@ -254,14 +265,14 @@ class DerivedQuantities:
             self._checked_ahead = (world, self._q, rep)
             return rep
 
-        return self._derived("collisions", compute)
+        return self._derived("live_report", compute)
 
     @property
     def clearance(self) -> tuple[tuple[str, str] | None, float] | None:
         """(nearest pair ``(name_a, name_b)``, signed distance m) of the current q for the
         pose panel; None without collision geometry. The distance is negative in contact
         (the penetration depth) and inf with nothing to check."""
-        rep = self.collisions
+        rep = self._live_report
         return None if rep is None else (rep.nearest, float(rep.distance))
 
     @property
@@ -269,7 +280,7 @@ class DerivedQuantities:
         """The ``fkine_all`` frames of the links in contact now (the 3D view turns their
         parts red); empty when nothing touches."""
         def compute():
-            rep, world = self.collisions, self.collision_world
+            rep, world = self._live_report, self.collision_world
             if rep is None or not rep.colliding:
                 return frozenset()
             names = self._cell.names if self._cell is not None else ()
@@ -289,7 +300,7 @@ class DerivedQuantities:
         if not self.stop_before_contact or world is None:
             return live.StepCheck(q_new, False)
         names = self._cell.names if self._cell is not None else ()
-        check = live.check_step(world, self._q, q_new, self.collisions, object_names=names,
+        check = live.check_step(world, self._q, q_new, self._live_report, object_names=names,
                                 length_unit=self.display.length_unit)
         if check.report is not None:  # the collisions of q_new, when the robot moves there
             self._checked_ahead = (world, check.q, check.report)

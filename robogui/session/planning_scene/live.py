@@ -27,7 +27,7 @@ import numpy as np
 
 from .continuous import STEP, levers
 
-__all__ = ["StepCheck", "check_step", "check_near", "contact_frames", "link_frames",
+__all__ = ["StepCheck", "check_step", "check_near", "as_batch", "contact_frames", "link_frames",
            "clearance_along", "clearance_text", "length_text", "pair_distance",
            "ClearanceCurve", "MAX_LIVE_BODIES", "MAX_LIVE_PAIRS", "too_many_pairs"]
 
@@ -141,6 +141,16 @@ def _motion_bound(world, q0: np.ndarray, q1: np.ndarray) -> float:
     return float(np.abs(Q1 - Q0) @ np.where(revolute, lever, 1.0))
 
 
+def as_batch(rep):
+    """A single-state report (plain values) as the report of q of shape (1, n), as
+    ``check_collisions`` gives it: ``colliding`` (1,), ``distance`` (1,), ``pairs[0]``..."""
+    from robogui.engine.collision_detection.checker import CollisionReport
+
+    bounds = None if rep.bounds is None else np.asarray(rep.bounds)[None]
+    return CollisionReport(np.array([bool(rep.colliding)]), np.array([float(rep.distance)]),
+                           [list(rep.pairs)], [list(rep.depths)], [rep.nearest], bounds)
+
+
 @lru_cache(maxsize=8)
 def _coal_pieces(world) -> bool:
     """Whether the robot has pieces whose distances coal computes (meshes, boxes,
@@ -181,10 +191,10 @@ def check_step(world, q0, q1, report0=None, *, object_names=(), step: float = ST
                length_unit: str = "mm") -> StepCheck:
     """May the robot move from ``q0`` (n,) to ``q1`` (n,) without a contact?
 
-    ``report0`` is the single-state report at ``q0`` with distances (the session's
-    ``collisions``; computed when None). ``object_names`` the cell's object names (quoted in
-    the reason). Returns a :class:`StepCheck`: clear, or the last state before contact and
-    the reason in words in ``length_unit`` ("mm" or "m").
+    ``report0`` is the single-state report at ``q0`` with distances (plain values, as
+    ``world.check(q0)`` gives it; computed when None). ``object_names`` the cell's object
+    names (quoted in the reason). Returns a :class:`StepCheck`: clear, or the last state
+    before contact and the reason in words in ``length_unit`` ("mm" or "m").
     """
     q0 = np.asarray(q0, float).reshape(-1)
     q1 = np.asarray(q1, float).reshape(-1)

@@ -62,7 +62,7 @@ def test_jog_into_a_box_stops_before_it_then_goes_in_red_when_the_guard_is_off(
     text = jog.status_text
     assert re.fullmatch(r"\S.* would hit 'box' \(clearance \d[\d.]* mm\)", text), text
     rep = session.collisions
-    assert not rep.colliding and 0.0 <= rep.distance <= 0.002 + 1e-9
+    assert not rep.colliding[0] and 0.0 <= rep.distance[0] <= 0.002 + 1e-9
     q_stopped = np.array(session.q)
     QTest.keyClick(jog, QtCore.Qt.Key.Key_D)  # still refused: the arm stays
     np.testing.assert_allclose(session.q, q_stopped)
@@ -79,7 +79,7 @@ def test_jog_into_a_box_stops_before_it_then_goes_in_red_when_the_guard_is_off(
     for _ in range(3):
         QTest.keyClick(jog, QtCore.Qt.Key.Key_D)
     rep = session.collisions
-    assert rep.colliding and any(b == "box" for _a, b in rep.pairs)
+    assert rep.colliding[0] and any(b == "box" for _a, b in rep.pairs[0])
     assert session.contact_frames and window.view.scene.contact_frames == session.contact_frames
     assert window.pose_panel.clearance_label.text().startswith("in contact: ")
     after = red_pixels(window.view)
@@ -185,7 +185,7 @@ def test_dragging_the_tool_handle_down_onto_a_box_stops_before_it_with_the_reaso
     # 20 cm down along world z, well into the box, in 41 mouse moves
     drag(qtbot, window.view, [origin + (grab - s) * axes[2] for s in np.linspace(0, 0.2, 41)])
     rep = session.collisions
-    assert not rep.colliding and 0.0 <= rep.distance <= 0.002 + 1e-9
+    assert not rep.colliding[0] and 0.0 <= rep.distance[0] <= 0.002 + 1e-9
     assert session.T[2, 3] > origin[2] - 0.06  # it never reached the box's top
     reason = window.view_tools.handle.reason
     assert reason is not None and re.fullmatch(

@@ -41,7 +41,10 @@ def test_clearance_is_the_distance_from_the_ball_to_the_outer_link():
     # the outer link runs from (1, 0) to (2, 0): its end is 0.5 m from the ball's centre
     assert pair == ("link2", "ball")
     assert d == pytest.approx(0.5 - BALL - R, abs=1e-9)
-    assert not s.collisions.colliding and s.contact_frames == frozenset()
+    assert not s.collisions.colliding[0] and s.contact_frames == frozenset()
+    # shaped as check_collisions gives q of shape (1, n)
+    assert s.collisions.colliding.shape == (1,) and s.collisions.pairs == [[]]
+    assert s.collisions.nearest[0] == pair and s.collisions.distance[0] == d
 
 
 def test_clearance_follows_q_and_the_cell_and_is_computed_once_per_change():
@@ -100,7 +103,7 @@ def test_links_in_contact_are_named_and_their_frames_given():
     s = Session(ARM, q=[0.0, 0.0])
     s.set_cell(ball_at(1.6))
     rep = s.collisions
-    assert rep.colliding and ("link2", "ball") in rep.pairs
+    assert rep.colliding[0] and ("link2", "ball") in rep.pairs[0]
     assert s.clearance[1] == pytest.approx(-(BALL + R), abs=1e-9)  # the axis passes through
     assert s.contact_frames == frozenset({2})  # link 2's stick hangs on frame 2
 
@@ -108,10 +111,10 @@ def test_links_in_contact_are_named_and_their_frames_given():
 def test_self_collision_without_a_cell():
     folded = rg.Robot([rg.Link(a=1.0), rg.Link(a=1.0), rg.Link(a=1.0)], name="three")
     s = Session(folded, q=[0.0, 0.0, 0.0])
-    assert s.collisions is not None and not s.collisions.colliding
+    assert s.collisions is not None and not s.collisions.colliding[0]
     s.set_q([0.0, math.pi - 0.05, math.pi - 0.05])  # link 3 folded back onto link 1
-    assert s.collisions.colliding
-    assert {frozenset(p) for p in s.collisions.pairs} >= {frozenset(("link1", "link3"))}
+    assert s.collisions.colliding[0]
+    assert {frozenset(p) for p in s.collisions.pairs[0]} >= {frozenset(("link1", "link3"))}
     assert {1, 3} <= s.contact_frames
 
 
@@ -147,7 +150,7 @@ def test_a_clear_step_passes_and_the_toggle_turns_the_guard_off():
 def test_in_contact_only_moves_that_get_out_are_allowed():
     s = Session(ARM, q=[0.02, 0.0])
     s.set_cell(ball_at(1.8))
-    assert s.collisions.colliding
+    assert s.collisions.colliding[0]
     deeper = s.check_step([0.0, 0.0])
     assert deeper.blocked and "deeper into 'ball'" in deeper.reason
     assert np.allclose(deeper.q, s.q)
@@ -245,14 +248,23 @@ def test_jogging_the_puma_down_onto_a_box_stops_before_it_with_the_reason():
 def test_a_step_let_through_is_checked_once_and_its_report_is_the_new_state_s():
     s = Session(ARM, q=[0.5, 0.0])
     s.set_cell(ball_at(1.8))
-    check = s.check_step([0.49, 0.0])
-    assert not check.blocked and check.report is not None
-    s.set_q(check.q, changing=True)
-    assert s.collisions is check.report  # no second check of the same state
-    assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.49) - BALL - R, abs=1e-9)
-    s.set_q([0.3, 0.0])  # another state: checked afresh
-    assert s.collisions is not check.report
-    assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.3) - BALL - R, abs=1e-9)
+    world = s.collision_world
+    assert s.clearance is not None  # the shown state is checked (once)
+    calls = []
+    plain = world.check
+    world.check = lambda *a, **k: calls.append(a) or plain(*a, **k)  # counts the checks
+    try:
+        check = s.check_step([0.49, 0.0])
+        assert not check.blocked and check.report is not None and len(calls) == 1
+        s.set_q(check.q, changing=True)
+        assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.49) - BALL - R, abs=1e-9)
+        assert s.collisions.distance[0] == check.report.distance
+        assert len(calls) == 1  # no second check of the same state
+        s.set_q([0.3, 0.0])  # another state: checked afresh
+        assert s.clearance[1] == pytest.approx(1.8 * math.sin(0.3) - BALL - R, abs=1e-9)
+        assert len(calls) == 2
+    finally:
+        del world.check
 
 
 def test_robots_too_big_to_check_every_frame_are_said_so_not_checked(monkeypatch):
