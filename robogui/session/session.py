@@ -47,6 +47,7 @@ from robogui.io.ros.srdf import START_POSE_NAMES
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions
+from .live_collisions import LiveCollisions
 from .motion.playback import Playback
 from .observable import EventEmitter, ListenerError, values_equal
 from .validation import check_trajectory, validate_robot
@@ -71,7 +72,7 @@ def initial_q(robot: Robot) -> np.ndarray:
     return robot.clip_q(np.zeros(robot.n))
 
 
-class Session(DerivedQuantities, EventEmitter):
+class Session(DerivedQuantities, LiveCollisions, EventEmitter):
     """What the user is working on. See the module docstring for the events.
 
     >>> from robogui import Link, Robot
