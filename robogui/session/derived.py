@@ -1,7 +1,7 @@
 """Quantities derived from the session's robot, joint vector and trajectory (frames,
 Jacobian, manipulability, gravity torque, arm configuration, singularity, joint-limit
 margins, the tool path and the trajectory analysis), each computed at most once per
-change and cached until the next.
+change and cached until the next (collisions in the work cell: :mod:`.live_collisions`).
 
 :class:`DerivedQuantities` is a mixin of :class:`~robogui.session.session.Session`: it
 reads ``_robot``, ``_q``, ``_trajectory``, ``_cache``, ``_path_cache`` and ``_analysis``,

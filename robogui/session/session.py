@@ -48,6 +48,7 @@ from robogui.io.ros.srdf import START_POSE_NAMES
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions
+from .live_collisions import LiveCollisions
 from .motion.playback import Playback
 from .observable import EventEmitter, ListenerError, values_equal
 from .validation import check_trajectory, validate_robot
@@ -72,7 +73,7 @@ def initial_q(robot: Robot) -> np.ndarray:
     return robot.clip_q(np.zeros(robot.n))
 
 
-class Session(DerivedQuantities, EventEmitter):
+class Session(DerivedQuantities, LiveCollisions, EventEmitter):
     """What the user is working on. See the module docstring for the events.
 
     >>> from robogui import Link, Robot
@@ -100,6 +101,13 @@ class Session(DerivedQuantities, EventEmitter):
         self._analysis: tuple | None = None  # (robot, trajectory, TrajectoryAnalysis)
         self._cell = None  # the work cell (planning_scene.Cell) or None: the robot alone
         self._held = None  # the part in the gripper (planning_scene.carried.HeldPart) or None
+        # collisions (derived.py): (robot, cell, world, error) and (trajectory, world, curve)
+        self._world_cache: tuple | None = None
+        self._clearance_cache: tuple | None = None
+        # (world, q, report): the last state checked (check_step's, or the last shown)
+        self._checked_ahead: tuple | None = None
+        #: jogs and handle drags stop before a contact (check_step); the app's toggle
+        self.stop_before_contact = True
 
     # -- robot and tool ------------------------------------------------------------
     @staticmethod

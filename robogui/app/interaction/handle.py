@@ -40,6 +40,7 @@ from robogui.session.geometry.handle import (
     hit_handle,
 )
 from robogui.session.geometry.picking import pixel_ray
+from robogui.session.teach.jog import stop_before_contact
 
 from .. import style, undo
 from ..view import meshes
@@ -156,9 +157,13 @@ class TcpTarget:
         units = {"angle_unit": s.display.angle_unit, "length_unit": s.display.length_unit}
         res = (follow_pose(s.robot, s.q, T_goal, **units) if drag is None
                else follow_drag(s.robot, s.q, drag, T_goal, **units))
+        guarded = stop_before_contact(s, res)  # the guard of issue 24 (a toggle)
+        stopped, res = guarded is not res, guarded
         if res.moved:
             s.set_q(res.q_new, changing=True)
         self.last_result = res
+        if stopped:
+            return res.message
         if res.message is None or res.fraction >= 0.99:
             return None
         # the jog's "moved N % of the step" means little for a mouse move: the reason stays

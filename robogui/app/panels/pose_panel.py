@@ -1,5 +1,6 @@
 """Pose readout: end-effector position, orientation (rpy / ZYZ / quaternion), the 4x4
-matrix, the arm configuration of Puma-like arms and Yoshikawa manipulability.
+matrix, the arm configuration of Puma-like arms, Yoshikawa manipulability and the clearance
+in the work cell (nearest pair and distance).
 
 Everything shown comes from the session (its cached frames, configuration and
 manipulability) through :mod:`robogui.session.explain.readout`; the panel only displays.
@@ -15,6 +16,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.session.explain import readout
 from robogui.session.explain.armconfig import describe_config, val_words
+from robogui.session.planning_scene.live import clearance_text
 
 from .. import style
 from ..bindings import Subscriptions, bind_combobox, field_ref
@@ -97,6 +99,14 @@ class PosePanel(QtWidgets.QWidget):
         arm_grid.addWidget(self.config_label, 0, 1)
         arm_grid.addWidget(QtWidgets.QLabel("manipulability"), 1, 0)
         arm_grid.addWidget(self.manip_label, 1, 1)
+        # issue 24: the nearest pair and its distance in the cell (live, drags included)
+        self.clearance_label = QtWidgets.QLabel()
+        self.clearance_label.setWordWrap(True)
+        self.clearance_label.setToolTip(
+            "Clearance: the smallest distance between the robot and the work cell (or "
+            "itself), and which two things it is between; red when they touch")
+        arm_grid.addWidget(QtWidgets.QLabel("clearance"), 2, 0)
+        arm_grid.addWidget(self.clearance_label, 2, 1)
         arm_grid.setColumnStretch(1, 1)
 
         self.copy_button = QtWidgets.QPushButton("Copy to clipboard")
@@ -115,6 +125,7 @@ class PosePanel(QtWidgets.QWidget):
         subs.connect(session.events.frames, lambda _F: self._on_frames(), paced=True)
         subs.connect(session.events.changed, lambda _q: self.update_heavy())
         subs.connect(session.events.robot, lambda _r: self.update_heavy())
+        subs.connect(session.events.cell, lambda _c: self.update_clearance())
         for name in ("orientation", "angle_unit", "length_unit"):
             subs.connect(session.display.events[name], lambda _v: self.update_pose())
         self.update_pose()
@@ -148,12 +159,22 @@ class PosePanel(QtWidgets.QWidget):
                 self.ori_labels[i].setText(readout.fmt(values[i], digits))
                 self.ori_units[i].setText(unit)
         self.matrix_label.setText(readout.matrix_text(T))
+        self.update_clearance()
         config = s.arm_config
         self.config_label.setText(
             "\u2014 (no spherical wrist, not UR type)" if config is None
             else f"<b>{config}</b> &nbsp;{describe_config(config)} &nbsp;({val_words(config)})"
             + ("" if s.abb_conf is None else
                " &nbsp;ABB conf [{}]".format(", ".join(str(v) for v in s.abb_conf))))
+
+    def update_clearance(self) -> None:
+        """Nearest pair and distance in the display's length unit (session.clearance)."""
+        s = self.session
+        names = s.cell.names if s.cell is not None else ()
+        text, touching = clearance_text(s.clearance, names, s.display.length_unit)
+        self.clearance_label.setText(text)
+        self.clearance_label.setStyleSheet(f"color: {style.AT_LIMIT_COLOR};" if touching
+                                           else "")
 
     def update_heavy(self) -> None:
         """Manipulability: once per completed change."""

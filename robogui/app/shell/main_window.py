@@ -36,6 +36,7 @@ from ..widgets.docking import placeholder_dock
 from .cell_menu import install_cell
 from .file_drop import FileDrop
 from .fullscreen import FullScreenView
+from .live_collisions import install_live_collisions
 from .menu_extras import install_symbolic_and_legacy_actions
 from .robot_opening import RobotOpening
 from .settings import Settings
@@ -186,6 +187,7 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         self.teaching = install_teaching(self, session)
         self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
         self.cell_tools = install_cell(self)  # the work cell: view, Cell dock, File > Work cell
+        self.live_collisions = install_live_collisions(self)  # contacts red, stop before contact
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)

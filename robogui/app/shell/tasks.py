@@ -5,7 +5,7 @@ Three tasks share the window around the 3D view:
 ======== ========== ===============================================================
 Drive    Ctrl+1     joint sliders above the pose readout, one column on the right
 Teach    Ctrl+2     Jog | Go to | Program, tabbed in one column on the right
-Analyse  Ctrl+3     torque, manipulability and joint-state plots under the view
+Analyse  Ctrl+3     torque, manipulability, joint-state and clearance plots under the view
 Class    Ctrl+4     teach the class: the D-H table under the view, every row shown,
                     the chain step-through on the right, the D-H frames on the model
 ======== ========== ===============================================================
@@ -55,8 +55,10 @@ TASKS = (
          "Drive the robot: joint sliders and the pose readout"),
     Task("teach", "Teach", ("dock_jog", "dock_go_to", "dock_program"), _RIGHT, True,
          "Teach: jog, go to a target, edit the program"),
-    Task("analyse", "Analyse", ("dock_torques", "dock_manipulability", "dock_joint_state"),
-         _BOTTOM, True, "Analyse the trajectory: torques, manipulability, joint state"),
+    Task("analyse", "Analyse", ("dock_torques", "dock_manipulability", "dock_joint_state",
+                                "dock_clearance"),
+         _BOTTOM, True, "Analyse the trajectory: torques, manipulability, joint state, "
+         "clearance"),
     Task("class", "Teach the class", ("dock_chain", "dock_dh_table"), _RIGHT, False,
          "Teach the class: the D-H table, the chain step by step, the D-H frames",
          areas=(_RIGHT, _BOTTOM)),

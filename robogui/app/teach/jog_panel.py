@@ -5,7 +5,8 @@ Incremental mode: a click moves by the chosen step (10/1/0.1 mm and 5/1/0.1 deg)
 held, a Qt timer calls :func:`~robogui.session.teach.jog.jog_velocity` with the wall-clock
 time since the previous tick (``time.monotonic``), scaled by the speed override
 (1-100 %); releasing it ends the change. When a jog stalls or falls short, the status
-line says why in words (joint limit, or which singularity with the manipulability).
+line says why in words (joint limit, or which singularity with the manipulability, or the
+contact it stopped before: "Stop before contact" is on by default).
 
 Keys (panel focused): Q/A +-X, W/S +-Y, E/D +-Z, R/F +-Rx, T/G +-Ry, Y/H +-Rz.
 """
@@ -24,6 +25,7 @@ from robogui.session.teach.jog import (
     jog_step,
     jog_twist,
     jog_velocity,
+    stop_before_contact,
 )
 
 from .. import style, undo
@@ -232,6 +234,7 @@ class JogPanel(QtWidgets.QWidget):
         s = self.session
         step = self.step_size(axis)
         res = jog_step(s.robot, s.q, axis, direction, step, self.frame, **self._units())
+        res = stop_before_contact(s, res)  # with the toggle on: stops before a contact
         if res.moved:
             with undo.labelled(s, f"Jog {'+' if direction > 0 else '-'}{axis.upper()}"):
                 s.set_q(res.q_new)
@@ -283,6 +286,7 @@ class JogPanel(QtWidgets.QWidget):
         s = self.session
         res = jog_velocity(s.robot, s.q, jog_twist(axis, direction), dt, self.speed, self.frame,
                            **self._units())
+        res = stop_before_contact(s, res)
         if res.moved:
             s.set_q(res.q_new, changing=True)
         self._show(res, axis, direction, None)

@@ -94,6 +94,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
 
     robotRebuilt = QtCore.Signal()
     meshWarning = QtCore.Signal(str)  # a mesh that could not be loaded (file and link)
+    contact_frames: frozenset = frozenset()  # frames of the links in contact, drawn red
 
     def __init__(self, session=None, *, samples: int | None = None,
                  display: DisplayOptions | None = None):
@@ -183,6 +184,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self._parts, self._static, self._batches, self._labels = [], [], [], []
         self._plane = None
         self._robot, self._frames, self._tint = None, None, None
+        self.contact_frames: frozenset[int] = frozenset()  # links in contact (red)
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_picker, self.mesh_parts = None, []  # mesh_parts[i]: mesh i of the picker
 
@@ -339,11 +341,35 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
             return
         self._tint = state.copy()
         for part in self._parts:
-            if part.kind == "joint":
+            if part.kind == "joint" and part.frame not in self.contact_frames:
                 st = int(state[part.joint])
                 c = (style.joint_color(part.joint), style.NEAR_LIMIT_COLOR,
                      style.AT_LIMIT_COLOR)[min(st, 2)]
                 part.item.setColor(style.rgba(c))
+
+    def set_contact_frames(self, frames, rgba=None) -> None:
+        """Links in contact (issue 24): the robot's parts on these ``fkine_all`` frames
+        (joints, sticks, meshes) drawn in ``rgba`` (default the at-limit red); the others get
+        their own colours back (joints their limit tint)."""
+        frames = frozenset(int(f) for f in frames)
+        if frames == self.contact_frames and rgba is None:
+            return
+        self.contact_frames = frames
+        red = style.rgba(style.AT_LIMIT_COLOR) if rgba is None else tuple(rgba)
+        state = self._tint
+        for part in self._parts:
+            if part.kind not in _BODY_KINDS or part.item.batch is None:
+                continue
+            if part.frame in frames:
+                part.item.batch.set_part_tint(part.item.index, red)
+            elif part.kind == "joint":
+                st = 0 if state is None else int(state[part.joint])
+                part.item.setColor(style.rgba((style.joint_color(part.joint),
+                                               style.NEAR_LIMIT_COLOR,
+                                               style.AT_LIMIT_COLOR)[min(st, 2)]))
+            else:  # alpha 0: the part's own colours
+                part.item.batch.set_part_tint(part.item.index, (0.0, 0.0, 0.0, 0.0))
+        self.update()
 
     def joint_tint(self, j: int) -> tuple[float, float, float, float]:
         """Current colour of joint ``j``'s part (for tests and the legend)."""

@@ -63,10 +63,14 @@ class CollisionReport:
     float, a list, a tuple).
     """
 
-    def __init__(self, colliding, distance, pairs, depths, nearest):
+    def __init__(self, colliding, distance, pairs, depths, nearest, bounds=None):
         self.colliding, self.distance = colliding, distance
         self.pairs, self.depths = pairs, depths
         self._nearest = nearest  # a list, or a callable making it (names on demand)
+        #: (m, k) per state and checked pair a lower bound of its signed distance (exact
+        #: where it was computed), m; a nearby state's check starts from them (``previous``
+        #: of CollisionWorld.check)
+        self.bounds = bounds
 
     @property
     def nearest(self):
@@ -77,7 +81,8 @@ class CollisionReport:
     def single(self) -> CollisionReport:
         """The report of state 0 with plain values."""
         return CollisionReport(bool(self.colliding[0]), float(self.distance[0]),
-                               self.pairs[0], self.depths[0], self.nearest[0])
+                               self.pairs[0], self.depths[0], self.nearest[0],
+                               None if self.bounds is None else self.bounds[0])
 
     def __repr__(self) -> str:
         return (f"CollisionReport(colliding={self.colliding!r}, distance={self.distance!r}, "
@@ -176,6 +181,7 @@ class CollisionWorld:
         self._obs_rad = np.array(obs_rad, float)
         self._obs_box = np.array([ob.kind == "box" for ob in self.obstacles], bool)
         self._follow = [k for k, p in enumerate(geom.pieces) if p.follow]
+        self._last_poses = None  # (q, piece poses (1, P, 4, 4)) of the last live check
 
     # -- poses ------------------------------------------------------------------------
     def _frames(self, q2d) -> tuple[np.ndarray, np.ndarray | None]:
@@ -213,7 +219,9 @@ class CollisionWorld:
         """Poses of the pieces in the robot's frame (the world moved by the cell's base
         inverse): q (m, n) -> (m, P, 4, 4)."""
         q2d, _ = as_joint_array(q, self.robot.n)
-        F, Wf = self._frames(q2d)
+        return self._world_poses(*self._frames(q2d))
+
+    def _world_poses(self, F, Wf) -> np.ndarray:
         W = F[:, self._piece_frame] @ self._piece_T
         for i, k in enumerate(self._follow):
             W[:, k] = Wf[:, i]
@@ -226,11 +234,16 @@ class CollisionWorld:
         return F[i, self._piece_frame[k]] @ self._piece_T[k]
 
     # -- the check ------------------------------------------------------------------------
-    def check(self, q, distance: bool = True) -> CollisionReport:
+    def check(self, q, distance: bool = True, previous=None) -> CollisionReport:
         """Verdicts, smallest signed distances and contact pairs for q (n,) or (m, n).
 
         distance : False skips the exact smallest distance (verdicts and pairs only,
             faster); ``report.distance`` is then nan.
+        previous : optional ``(q0, bounds)``, a nearby state q0 (n,) and its report's
+            ``bounds`` (k,): a pair's signed distance changes by no more than its two
+            things move, so ``bounds`` minus the pieces' displacements from q0 (their
+            bounding spheres' centres plus radius times the change of orientation) are
+            lower bounds here, and pairs they keep apart skip coal (a drag frame's check).
         """
         q2d, single = as_joint_array(q, self.robot.n)
         m = len(q2d)
@@ -294,7 +307,34 @@ class CollisionWorld:
         ex = np.concatenate(exact, axis=1)
         pairs = np.concatenate([np.column_stack([p, np.full(len(p), k)])
                                 for k, p in enumerate(self._pairs)]).reshape(-1, 3)
+        if previous is not None:
+            lb = np.where(ex, lb, np.maximum(lb, self._carried(previous, F, Wf, lb.shape[1])))
+        if single and distance:  # kept for the next state's ``previous`` (a drag's frames)
+            self._last_poses = (q2d[0].copy(), self._world_poses(F, Wf))
         return self._narrow(W, lb, ex, pairs, distance, single)
+
+    def _carried(self, previous, F, Wf, k: int) -> np.ndarray:
+        """Lower bounds (m, k) of the pairs' signed distances at the states of ``F``, from a
+        nearby state's ``(q0, bounds)`` and how far each piece moved since (see check)."""
+        q0, bounds = previous
+        bounds = np.asarray(bounds, float).reshape(-1)
+        if bounds.shape != (k,):
+            raise ValueError(f"previous bounds must hold one per checked pair ({k}), got "
+                             f"shape {bounds.shape}")
+        q0 = np.asarray(q0, float).reshape(-1)
+        last = self._last_poses  # the previous single-state check's (usually q0's)
+        W0 = last[1] if last is not None and np.array_equal(last[0], q0) \
+            else self.piece_poses(q0)  # (1, P, 4, 4)
+        W1 = self._world_poses(F, Wf)
+        c = self._piece_c_local
+        c0 = np.einsum("mpij,pj->mpi", W0[:, :, :3, :3], c) + W0[:, :, :3, 3]
+        c1 = np.einsum("mpij,pj->mpi", W1[:, :, :3, :3], c) + W1[:, :, :3, 3]
+        turn = np.linalg.norm(W1[:, :, :3, :3] - W0[:, :, :3, :3], axis=(2, 3))  # >= |dR|_2
+        disp = np.linalg.norm(c1 - c0, axis=-1) + self._piece_r * turn  # (m, P)
+        ps, po, pf = self._pairs
+        moved = np.concatenate([disp[:, ps[:, 0]] + disp[:, ps[:, 1]], disp[:, po[:, 0]],
+                                disp[:, pf[:, 0]]], axis=1)
+        return bounds[None] - moved
 
     def _narrow(self, W, lb, ex, pairs, want_distance, single) -> CollisionReport:
         """coal on the pairs numpy could not settle; contacts and smallest distances."""
@@ -349,7 +389,7 @@ class CollisionWorld:
             ks = np.nonzero(hit[i])[0]
             names[i] = [self._pair_names(pairs[k]) for k in ks]
             depth[i] = [max(0.0, -float(dist[i, k])) if want_distance else 0.0 for k in ks]
-        rep = CollisionReport(colliding, out_d, names, depth, nearest)
+        rep = CollisionReport(colliding, out_d, names, depth, nearest, dist)
         return rep.single() if single else rep
 
     def _capsule_box(self, d, known, mid_dist, seg, a, o, cols_mask, want_distance) -> None:

@@ -69,6 +69,7 @@ __all__ = [
     "is_puma_like",
     "joint_label",
     "task_mask",
+    "stop_before_contact",
 ]
 
 AXES = ("x", "y", "z", "rx", "ry", "rz")
@@ -425,3 +426,21 @@ def jog_velocity(robot, q, twist, dt: float, speed: float = 100.0, frame: str = 
         raise ValueError(f"dt must not be negative, got {dt}")
     sp = min(100.0, max(1.0, sp))
     return jog_delta(robot, q, twist * min(dt, MAX_JOG_DT) * sp / 100.0, frame, **options)
+
+
+def stop_before_contact(session, res: JogResult) -> JogResult:
+    """``res`` (a jog step or a handle drag step from the session's q) with the session's
+    collision guard applied (:meth:`~robogui.session.session.Session.check_step`, on when
+    ``session.stop_before_contact``): a step that would bring a link into contact stops at
+    the last state before it, and the message says why, e.g. ``forearm would hit 'table'
+    (clearance 3 mm)``. A clear step is returned unchanged."""
+    if not res.moved:
+        return res
+    check = session.check_step(res.q_new)
+    if not check.blocked:
+        return res
+    q = np.array(check.q, dtype=float)
+    moved = bool(np.abs(q - session.q).max() > 1e-12)
+    return JogResult(q_new=q, moved=moved, message=check.reason, limiting_joint=None,
+                     manipulability=res.manipulability, singularity_kind=res.singularity_kind,
+                     fraction=res.fraction * check.fraction, sigma_min=res.sigma_min)

@@ -29,7 +29,8 @@ def test_handle_layout_gives_the_3d_view_most_of_the_window_on_a_first_start(
     assert win.tasks.current == "drive"
     shown = {"drive": {"dock_joints", "dock_pose"},
              "teach": {"dock_jog", "dock_go_to", "dock_program"},
-             "analyse": {"dock_torques", "dock_manipulability", "dock_joint_state"}}
+             "analyse": {"dock_torques", "dock_manipulability", "dock_joint_state",
+                         "dock_clearance"}}
     for task in ("drive", "teach", "analyse", "drive"):
         win.tasks.actions[task].trigger()
         qtbot.wait(60)  # the default layout is sized after Qt's layout pass

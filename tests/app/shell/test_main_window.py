@@ -116,7 +116,7 @@ def test_no_stray_tab_bar_over_the_docks(qtbot, session, settings):
     win.ensure_plots()
     qtbot.wait(50)
     expected = {"drive": set(), "teach": {"Jog", "Go to", "Program"},
-                "analyse": {"Torques", "Manipulability", "Joint state"}}
+                "analyse": {"Torques", "Manipulability", "Joint state", "Clearance"}}
     for task in ("teach", "analyse", "drive", "analyse", "teach", "drive"):
         win.tasks.actions[task].trigger()
         qtbot.wait(30)
