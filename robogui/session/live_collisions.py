@@ -24,13 +24,14 @@ class LiveCollisions:
 
     @property
     def collision_world(self):
-        """The robot's collision world in the current cell (self-collisions included), built
-        once per robot, tool and cell and kept by identity; None when the robot has no
+        """The robot's collision world in the current cell (self-collisions included, and the
+        part the gripper holds: ``session.held``), built once per robot, tool, cell and held
+        part and kept by identity; None when the robot has no
         collision geometry, it cannot be built, or it is too big to check on every frame
         (``collision_error`` says why)."""
-        robot, cell = self._robot, self._cell
+        robot, cell, held = self._robot, self._cell, getattr(self, "_held", None)
         c = self._world_cache
-        if c is None or c[0] is not robot or c[1] is not cell:
+        if c is None or c[0] is not robot or c[1] is not cell or c[4] is not held:
             from .planning_scene.collisions import collision_world
 
             world, error = None, None
@@ -39,6 +40,14 @@ class LiveCollisions:
                     error = (f"live collision checks are off for robots of more than "
                              f"{live.MAX_LIVE_BODIES} links ({robot.name} has "
                              f"{robot.n_bodies}); check programs with robogui check")
+                elif held is not None and cell is not None and held.name in cell.names:
+                    # the part rides on the tip link; what it stood on is not checked
+                    # against it while it is held (as along programs, planning_scene.carrying)
+                    from .planning_scene.carrying import holding_world
+
+                    world = holding_world(robot, cell, held.name, held.offset,
+                                          exclude=held.lifted_from)
+                    error = live.too_many_pairs(world)
                 else:
                     world = collision_world(robot, cell)
                     error = live.too_many_pairs(world)
@@ -46,7 +55,7 @@ class LiveCollisions:
                         world = None
             except ValueError as exc:  # a collision mesh that cannot be read
                 error = str(exc)
-            self._world_cache = c = (robot, cell, world, error)
+            self._world_cache = c = (robot, cell, world, error, held)
         return c[2]
 
     @property

@@ -293,6 +293,7 @@ class Session(DerivedQuantities, LiveCollisions, EventEmitter):
         if held is self._held:
             return
         self._held = held
+        self._cache.clear()  # the live collisions hold the part now (or no longer)
         self._emit("held", held)
 
     # -- joint vector ----------------------------------------------------------------

@@ -7,6 +7,7 @@ point to a segment) and against coal called directly in the test."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -314,3 +315,32 @@ def test_a_check_helped_by_the_previous_state_s_bounds_is_exactly_the_plain_chec
         assert sorted(helped.pairs) == sorted(plain.pairs)
         assert helped.nearest == plain.nearest or helped.distance == pytest.approx(
             plain.distance, abs=1e-12)
+
+
+def test_a_held_part_is_in_the_live_checks_and_not_against_what_it_stood_on():
+    """While the gripper holds a part (session.held), the live world carries it on the tip
+    link: a box put where the part passes is a contact of the part, not of a link; the bin
+    it was lifted from is not checked against it."""
+    from robogui.session.planning_scene.carried import grasp_nearest
+    from robogui.session.teach.program_file import load_program
+
+    root = Path(__file__).resolve().parents[3] / "assets" / "cells"
+    cell = rg.load_cell(root / "pick-and-place.cell")
+    prog = load_program(root / "pick-and-place.prog")
+    s = Session(rg.load_robot("puma560"))
+    s.set_cell(cell)
+    grasp = next(i for i, m in enumerate(prog.moves) if m.kind == "grasp")
+    at = next(m.target for m in reversed(prog.moves[:grasp]) if m.kind != "release")
+    s.set_q(prog.waypoint(at).q)
+    held = grasp_nearest(cell, s.T)  # TCP in the robot's frame, as the Jog dock passes it
+    s.set_held(held)
+    assert s.collisions is not None and not s.collisions.colliding[0], s.collisions.pairs[0]
+    part = s.object_poses()[held.name]
+    # a block right where the held part is: the part touches it, the tip link does not
+    block = CellObject("block", "sphere", (0.01,), xyz=tuple(part[:3, 3]))
+    s.set_cell(cell.with_object(block))
+    s.set_held(held)
+    pairs = s.collisions.pairs[0]
+    assert (held.name, "block") in pairs or ("block", held.name) in pairs, pairs
+    s.set_held(None)  # let go: the part is back in the bin, the block hits nothing held
+    assert all(held.name not in p for p in s.collisions.pairs[0])
