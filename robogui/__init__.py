@@ -100,6 +100,9 @@ _EXPORTS = {
     "CellFileError": "robogui.session.planning_scene.cell_file",
     "check_collisions": "robogui.session.planning_scene.collisions",
     "CollisionReport": "robogui.engine.collision_detection.checker",
+    "plan_path": "robogui.session.motion_planning.planner",
+    "PlanningError": "robogui.session.motion_planning.planner",
+    "NoPathFound": "robogui.session.motion_planning.planner",
     "Viewer": "robogui.viewer",
 }
 

@@ -1,0 +1,161 @@
+"""Issue 25 item 5: collision-free joint paths with OMPL (robogui.plan_path).
+
+The demo case: the Puma 560 in the sample pick-and-place cell with a wall put up between
+bin A and bin B, so the straight joint move from above bin A to above bin B runs the
+forearm through the wall (check_trajectory says so). The planned path must:
+
+* start and end exactly at the start and goal, keep every joint within its limits;
+* pass check_trajectory (every link point moves at most 2 mm between checked states);
+* pass an independent check: Pinocchio + coal built in tests/.../test_oracle_pinocchio.py
+  from a URDF, on a six-joint arm in a cell of boxes, spheres and cylinders, sampled densely;
+* be the same path for the same seed.
+
+A goal cut off from the start (joints 2-6 locked by their limits, a wall in joint 1's
+sweep, joint 1's limit on the other side) raises NoPathFound within its budget; a start or
+goal in collision is refused naming the pair.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import robogui as rg
+from robogui.session.motion_planning.planner import (
+    NoPathFound,
+    PlanningCancelled,
+    PlanningError,
+    plan,
+)
+from robogui.session.planning_scene.cell import CellObject
+from robogui.session.planning_scene.cell_file import load_cell
+from robogui.session.planning_scene.continuous import check_trajectory
+
+ROOT = Path(__file__).resolve().parents[3]
+#: the flange 15 cm above bin A and above bin B (assets/cells/pick-and-place.prog)
+ABOVE_A = np.array([0.8007, 0.8611, -3.2447, 0.0, -0.758, 0.8007])
+ABOVE_B = np.array([-0.2802, 0.8611, -3.2447, 0.0, -0.758, -0.2802])
+WALL = CellObject("wall", "box", size=(0.3, 0.04, 0.5), xyz=(0.5, 0.0, 0.65))
+
+
+@pytest.fixture(scope="module")
+def puma():
+    return rg.load_robot("puma560")
+
+
+@pytest.fixture(scope="module")
+def walled():
+    return load_cell(ROOT / "assets" / "cells" / "pick-and-place.cell").with_object(WALL)
+
+
+def _clear(robot, q, cell) -> bool:
+    return check_trajectory(robot, np.arange(len(q), dtype=float), q, cell).clear
+
+
+def test_the_straight_move_runs_through_the_wall(puma, walled):
+    report = check_trajectory(puma, [0.0, 1.0], [ABOVE_A, ABOVE_B], walled)
+    assert not report.clear
+    assert {b for _, b in (c.pair for c in report.contacts)} == {"wall"}
+    # and without the wall it would be clear: the wall is what the planner goes around
+    assert _clear(puma, np.array([ABOVE_A, ABOVE_B]), walled.without("wall"))
+
+
+def test_plan_path_goes_around_the_wall(puma, walled):
+    q = rg.plan_path(puma, ABOVE_A, ABOVE_B, walled, timeout=10.0, seed=3)
+    assert q.ndim == 2 and q.shape[1] == 6 and len(q) >= 3
+    np.testing.assert_array_equal(q[0], ABOVE_A)
+    np.testing.assert_array_equal(q[-1], ABOVE_B)
+    lim = puma.qlim
+    assert np.all(q >= lim[:, 0]) and np.all(q <= lim[:, 1])
+    report = check_trajectory(puma, np.arange(len(q), dtype=float), q, walled)
+    assert report.clear, report.contacts
+    assert report.max_step <= 0.002 + 1e-12
+    # simplified: a handful of via waypoints, not the planner's raw tree path
+    assert len(q) <= 8
+
+
+def test_the_same_seed_gives_the_same_path(puma, walled):
+    # (a simplifier cut short by its time budget on a busy machine would differ: a long one)
+    a = plan(puma, ABOVE_A, ABOVE_B, walled, timeout=10.0, seed=11, simplify_timeout=60.0)
+    b = plan(puma, ABOVE_A, ABOVE_B, walled, timeout=10.0, seed=11, simplify_timeout=60.0)
+    assert a.planned and b.planned
+    np.testing.assert_array_equal(a.q, b.q)
+    assert a.raw_count >= 3 and len(a.q) <= a.raw_count + 2
+
+
+def test_a_clear_straight_path_is_returned_as_its_two_ends(puma, walled):
+    q = rg.plan_path(puma, ABOVE_A, ABOVE_B, walled.without("wall"), timeout=1.0)
+    np.testing.assert_array_equal(q, [ABOVE_A, ABOVE_B])
+    # no cell: the robot alone, self-collisions only
+    assert rg.plan_path(puma, puma.pose("qz"), puma.pose("qr")).shape == (2, 6)
+
+
+def test_start_or_goal_in_collision_is_refused_naming_the_pair(puma, walled):
+    inside = walled.with_object(CellObject("crate", "box", size=(0.3, 0.3, 0.3),
+                                           xyz=(0.5, -0.3, 0.6)))
+    with pytest.raises(PlanningError, match=r"the goal is in collision \(.*touches crate"):
+        rg.plan_path(puma, ABOVE_A, ABOVE_B, inside, timeout=1.0)
+    with pytest.raises(PlanningError, match=r"the start is in collision \(.*touches crate"):
+        rg.plan_path(puma, ABOVE_B, ABOVE_A, inside, timeout=1.0)
+
+
+def test_bad_requests_are_refused_with_the_reason(puma, walled):
+    with pytest.raises(PlanningError, match="joint 2 is 5, outside its limits"):
+        rg.plan_path(puma, [0, 5, 0, 0, 0, 0], ABOVE_B, walled)
+    with pytest.raises(PlanningError, match="6 finite joint values"):
+        rg.plan_path(puma, [0, np.nan, 0, 0, 0, 0], ABOVE_B, walled)
+    with pytest.raises(PlanningError, match="6 finite joint values"):
+        rg.plan_path(puma, [0, 0, 0], ABOVE_B, walled)
+    with pytest.raises(PlanningError, match="timeout must be in"):
+        rg.plan_path(puma, ABOVE_A, ABOVE_B, walled, timeout=0)
+    with pytest.raises(PlanningError, match="seed must be a non-negative integer"):
+        rg.plan_path(puma, ABOVE_A, ABOVE_B, walled, seed=-1)
+    assert issubclass(rg.NoPathFound, rg.PlanningError)
+    assert issubclass(rg.PlanningError, ValueError)
+
+
+def _cut_off(puma):
+    """Joints 2-6 held (limits 0.01 rad wide) at the bin pose: the arm can only swing about
+    joint 1, and the wall stands in its sweep; the other way round is past joint 1's limit."""
+    links = [L if j == 0 else L.replace(qlim=(ABOVE_A[j] - 0.005, ABOVE_A[j] + 0.005))
+             for j, L in enumerate(puma.links)]
+    return puma.with_links(links)
+
+
+def test_a_goal_cut_off_by_the_wall_raises_no_path_found_within_its_budget(puma, walled):
+    held = _cut_off(puma)
+    goal = np.r_[ABOVE_B[0], ABOVE_A[1:]]  # bin B by joint 1 alone
+    assert not _clear(held, np.array([ABOVE_A, goal]), walled)
+    with pytest.raises(NoPathFound, match=r"no collision-free path found within 0.5 s") as exc:
+        plan(held, ABOVE_A, goal, walled, timeout=0.5, seed=1)
+    assert exc.value.timeout == 0.5
+
+
+def test_cancel_stops_the_planner(puma, walled):
+    with pytest.raises(PlanningCancelled, match="cancelled"):
+        plan(_cut_off(puma), ABOVE_A, np.r_[ABOVE_B[0], ABOVE_A[1:]], walled, timeout=30.0,
+             cancel=lambda: True)
+
+
+def test_a_planned_path_is_clear_for_pinocchio_and_coal():
+    """Independent check: the six-joint URDF arm of the collision oracle test in its cell;
+    the planned path sampled every 0.002 rad of the largest joint step and checked by
+    Pinocchio + coal (built from the URDF in that test, not by robogui)."""
+    from tests.session.planning_scene.test_oracle_pinocchio import CELL, SIX, _oracle
+
+    robot = rg.load_robot(SIX)
+    qa = np.array([0.3, 0.6, -0.9, 0.0, 0.5, 0.0])
+    qb = np.array([-1.9, 0.7, -0.9, 0.0, 0.5, 0.0])
+    straight = np.linspace(qa, qb, 400)
+    hit, _ = _oracle(SIX, CELL, straight, distances=False)
+    assert hit.any() and not hit[0] and not hit[-1]  # the straight path collides
+    q = rg.plan_path(robot, qa, qb, CELL, timeout=20.0, seed=1)
+    dense = [q[:1]]
+    for a, b in zip(q[:-1], q[1:], strict=True):
+        k = int(np.ceil(np.abs(b - a).max() / 0.002))
+        dense.append(a + np.linspace(0.0, 1.0, k + 1)[1:, None] * (b - a))
+    dense = np.vstack(dense)
+    hit, _ = _oracle(SIX, CELL, dense, distances=False)
+    assert not hit.any(), f"{hit.sum()} of {len(dense)} states collide"
