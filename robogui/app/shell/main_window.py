@@ -359,6 +359,8 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         self.act_record = self._action("&Record waypoint", t.program.record, "Ctrl+R")
         m.addAction(self.act_record)
         m.addAction("&Check and load into the timeline", t.program.check)
+        if t.planner is not None:
+            m.addAction(t.planner.action)
         self.addAction(self.act_record)  # Ctrl+R works with the menu closed too
         tl = t.timeline
         m = QtWidgets.QMenu("&Trajectory", file_menu)

@@ -3,7 +3,8 @@
 ``install_teach_pendant(window, session)`` builds everything for a main window: the
 :class:`~robogui.session.teach.teach.TeachState`, the docks (Jog + Tool, Go to, Program),
 the timeline under the 3D view, ghost robots and the end-effector trail in the view,
-and the start-up offer to recover an autosaved program.
+planning a joint move around the cell (the Program dock's row), and the start-up offer to
+recover an autosaved program.
 
 May import: view (ghosts, renders), widgets, the lower layers, and the app's base modules
 (style, bindings, undo).
@@ -22,6 +23,7 @@ from ..widgets.docking import dock_panel
 from .ghosts import GhostLayer, TrailLayer
 from .gripper_box import GripperBox
 from .jog_panel import JogPanel
+from .move_planning import MovePlanner
 from .program_panel import ProgramPanel
 from .target_panel import TargetPanel
 from .timeline import Timeline
@@ -29,7 +31,7 @@ from .tool_editor import ToolEditor
 
 __all__ = ["TeachPendant", "install_teach_pendant", "default_autosave_path", "JogPanel",
            "ToolEditor", "TargetPanel", "ProgramPanel", "Timeline", "GhostLayer",
-           "TrailLayer", "GripperBox"]
+           "TrailLayer", "GripperBox", "MovePlanner"]
 
 
 def default_autosave_path() -> Path:
@@ -54,6 +56,7 @@ class TeachPendant:
     docks: dict[str, QtWidgets.QDockWidget] = field(default_factory=dict)
     recovery_offered: bool = False
     gripper: GripperBox | None = None
+    planner: MovePlanner | None = None  # Plan around the cell (the Program dock's row)
 
     def view_actions(self) -> list:
         """Show/hide actions of the pendant's docks (for the View menu)."""
@@ -61,6 +64,8 @@ class TeachPendant:
 
     def close(self) -> None:
         self.jog.stop_continuous()
+        if self.planner is not None:
+            self.planner.cancel()
         self.state.session.pause()
         if self.state.autosaver is not None:
             try:
@@ -162,6 +167,7 @@ def install_teach_pendant(window: QtWidgets.QMainWindow, session, *, autosave_pa
 
     pendant = TeachPendant(state, jog, tool, target, program, timeline, ghosts, trail, docks,
                            gripper=gripper)
+    pendant.planner = MovePlanner(session, state, program, view)
     if offer_recovery and program.offer_recovery():
         pendant.recovery_offered = True
         docks["program"].raise_()

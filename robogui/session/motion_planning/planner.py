@@ -27,7 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..planning_scene.collisions import collision_world
+from robogui.engine.collision_detection.checker import CollisionWorld
+
+from ..planning_scene.collisions import obstacles_of
 from ..planning_scene.continuous import STEP, levers
 
 __all__ = ["plan", "plan_path", "PlannedPath", "PlanningError", "NoPathFound",
@@ -89,7 +91,10 @@ class _Segments:
 
     def __init__(self, robot, cell, step: float):
         self.robot, self.step = robot, step
-        self.world = collision_world(robot, cell)
+        # a world of its own, not the cached one: planning runs in a worker thread while
+        # the GUI thread may check the same robot and cell (coal's transforms are reused
+        # inside a world between calls, so two threads must not share one)
+        self.world = _own_world(robot, cell)
         lever, revolute = levers(robot, self.world)
         # a point moves at most  sum_k |dQ_k| * weight_k  for a joint step dQ of the chain
         self.weight = np.where(revolute, lever, 1.0)
@@ -127,6 +132,15 @@ class _Segments:
             if np.any(self.world.check(qs, distance=False).colliding):
                 return False
         return True
+
+
+def _own_world(robot, cell) -> CollisionWorld:
+    """A new collision world of ``robot`` in ``cell`` (None: the robot alone), built as
+    :func:`~robogui.session.planning_scene.collisions.collision_world` builds its own."""
+    if cell is None:
+        return CollisionWorld(robot)
+    return CollisionWorld(robot, obstacles_of(cell), base=cell.base,
+                          floor_z=cell.floor_z if cell.floor else None)
 
 
 def _checked_q(robot, q, what: str) -> np.ndarray:
