@@ -159,3 +159,23 @@ def test_a_planned_path_is_clear_for_pinocchio_and_coal():
     dense = np.vstack(dense)
     hit, _ = _oracle(SIX, CELL, dense, distances=False)
     assert not hit.any(), f"{hit.sum()} of {len(dense)} states collide"
+
+
+def test_the_segment_validator_agrees_with_check_trajectory(puma, walled):
+    """The planner's validator clears states far from everything by their clearance instead
+    of checking each; it must still say exactly what check_trajectory says, segment by
+    segment (the same 2 mm grid), on free-to-free segments of every length."""
+    from robogui.session.motion_planning.planner import _Segments
+
+    seg = _Segments(puma, walled, 0.002)
+    rng = np.random.default_rng(8)
+    Q = puma.random_q(400, seed=8)
+    Q = Q[~rg.check_collisions(puma, Q, walled, distance=False).colliding][:100]
+    verdicts = []
+    for a, b in zip(Q[0::2], Q[1::2], strict=False):
+        b = a + rng.choice([0.1, 0.5, 1.0]) * (b - a)  # short and long segments
+        expect = check_trajectory(puma, [0.0, 1.0], [a, b], walled).clear
+        assert seg.clear(a, b) == expect, (a, b)
+        verdicts.append(expect)
+    verdicts = np.array(verdicts)
+    assert verdicts.sum() >= 20 and (~verdicts).sum() >= 3  # both kinds were seen
