@@ -160,8 +160,9 @@ class MovePlanner(QtCore.QObject):
                        and moves[p.move_index].kind == "joint"})
         if hits:
             said = ", ".join(str(i + 1) for i in hits)
-            self._say(f"Joint move{'s' if len(hits) > 1 else ''} {said} collide: select one "
-                      "and plan around the cell.", ok=False)
+            verb = "collide: select one" if len(hits) > 1 else "collides: select it"
+            self._say(f"Joint move{'s' if len(hits) > 1 else ''} {said} {verb} and plan "
+                      "around the cell.", ok=False)
             self.label.show()
 
     # -- planning --------------------------------------------------------------------------

@@ -180,7 +180,10 @@ def _checked_q(robot, q, what: str) -> np.ndarray:
         raise PlanningError(f"{what} must be {robot.n} joint values, got {q!r}") from None
     if arr.shape != (robot.n,) or not np.all(np.isfinite(arr)):
         raise PlanningError(f"{what} must be {robot.n} finite joint values, got {q!r}")
-    lim = robot.qlim
+    try:
+        lim = robot.qlim
+    except ValueError as exc:  # a prismatic joint without limits: no box to plan in
+        raise PlanningError(f"the planner needs every joint's limits: {exc}") from exc
     bad = np.flatnonzero((arr < lim[:, 0] - _LIMIT_TOL) | (arr > lim[:, 1] + _LIMIT_TOL))
     if len(bad):
         j = int(bad[0])

@@ -128,3 +128,12 @@ def test_a_linear_move_cannot_be_planned(qtbot, window, planning):
     assert not planning.plan_button.isEnabled() and not planning.action.isEnabled()
     _select_move(qtbot, panel, 1)
     assert planning.plan_button.isEnabled()
+
+
+def test_the_pre_flight_check_says_which_joint_move_collides(qtbot, window, planning):
+    panel = window.teach.program
+    _select_move(qtbot, panel, 0)
+    qtbot.mouseClick(panel.check_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Joint move 2 collides" in planning.message, timeout=60_000)
+    assert planning.label.isVisible()
+    assert any(p.kind == "collision" and p.move_index == 1 for p in window.teach.state.problems)
