@@ -56,11 +56,13 @@ def _joint_move(program: Program, index: int):
 
 
 def move_start(program: Program, index: int, q_start=None) -> np.ndarray:
-    """Where move ``index`` starts (n,): the previous move's target, or ``q_start`` for the
-    first move (PlanningError when it is not given)."""
+    """Where move ``index`` starts (n,): the target of the last move before it that moves
+    the arm (gripper steps do not), or ``q_start`` when there is none (PlanningError when
+    it is not given)."""
     _joint_move(program, index)
-    if index > 0:
-        return program.waypoint(program.moves[index - 1].target).q.copy()
+    before = [m for m in program.moves[:index] if not m.is_gripper]  # gripper steps stay put
+    if before:
+        return program.waypoint(before[-1].target).q.copy()
     if q_start is None:
         raise PlanningError("the first move starts where the arm is: give q_start")
     return np.array(q_start, dtype=float).reshape(-1)
@@ -90,6 +92,12 @@ def plan_move(program: Program, index: int, robot, cell=None, *, q_start=None,
     :class:`~.planner.NoPathFound` (nothing within ``timeout`` s), as :func:`~.planner.plan`.
     """
     move = _joint_move(program, index)
+    steps = [i + 1 for i in range(index) if program.moves[i].is_gripper]
+    if steps:  # parts held or put elsewhere: the cell of this move is not the file's cell
+        raise PlanningError(
+            f"move {index + 1} comes after the gripper step {steps[-1]}; planning around "
+            "parts that were grasped or released is not supported yet (run the pre-flight "
+            "check, which follows the parts)")
     n = program.n_joints
     if n is not None and n != robot.n:
         raise PlanningError(f"the program has {n} joints, the robot {robot.n}")

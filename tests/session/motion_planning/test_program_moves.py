@@ -84,3 +84,11 @@ def test_moves_that_cannot_be_planned_say_why(puma, walled):
     with pytest.raises(PlanningError, match="first move starts where the arm is"):
         move_start(prog, 0)
     np.testing.assert_array_equal(move_start(prog, 1), ABOVE_A)
+
+
+def test_a_move_after_a_gripper_step_is_refused_and_gripper_steps_do_not_move(puma, walled):
+    prog = _program()
+    gripped = prog.insert_move(Move("release"), 1)  # between move 1 and the joint move
+    np.testing.assert_array_equal(move_start(gripped, 2), ABOVE_A)
+    with pytest.raises(PlanningError, match="comes after the gripper step 2"):
+        plan_move(gripped, 2, puma, walled)
