@@ -6,8 +6,9 @@ forearm through the wall (check_trajectory says so). The planned path must:
 
 * start and end exactly at the start and goal, keep every joint within its limits;
 * pass check_trajectory (every link point moves at most 2 mm between checked states);
-* pass an independent check: Pinocchio + coal built in tests/.../test_oracle_pinocchio.py
+* pass independent checks: Pinocchio + coal built in tests/.../test_oracle_pinocchio.py
   from a URDF, on a six-joint arm in a cell of boxes, spheres and cylinders, sampled densely;
+  and on the sample cell, three seeded problems, coal.collide asked pair by pair;
 * be the same path for the same seed.
 
 A goal cut off from the start (joints 2-6 locked by their limits, a wall in joint 1's
@@ -179,3 +180,71 @@ def test_the_segment_validator_agrees_with_check_trajectory(puma, walled):
         verdicts.append(expect)
     verdicts = np.array(verdicts)
     assert verdicts.sum() >= 20 and (~verdicts).sum() >= 3  # both kinds were seen
+
+
+#: sample-cell problems (start, goal), both free, whose straight joint path collides: the
+#: first three of benchmarks/bench_planning.py's kind (seeded random pairs), rounded
+SAMPLE_PROBLEMS = (
+    ([2.128, 2.027, -2.671, 2.951, -0.641, 3.0],
+     [-1.263, -0.109, -3.604, 1.974, 0.791, -4.164]),
+    ([-2.275, -0.672, -3.673, -1.763, -0.123, 1.169],
+     [0.193, 1.339, -3.004, -1.313, 1.715, 0.898]),
+    ([2.622, -0.659, -3.486, 0.334, 0.987, -3.485],
+     [-1.782, -0.259, -3.29, 2.711, -1.44, -2.215]),
+)
+
+
+def _coal_oracle(robot, cell, Q) -> np.ndarray:
+    """Contact verdicts (m,) by coal.collide, pair by pair: the Puma's capsules (robogui's
+    stick geometry, coal shapes made here from their sizes) placed by fkine_all, the cell's
+    boxes and cylinders, the floor for all but the base and link 1. Only pairs whose
+    bounding spheres (made here) overlap go to coal."""
+    import coal
+
+    from robogui.engine.collision_detection.robot_geometry import robot_geometry
+    from robogui.engine.kinematics.kinematics import fkine_all
+
+    geom = robot_geometry(robot)
+    assert {p.kind for p in geom.pieces} == {"capsule"}
+    caps = [coal.Capsule(p.size[0], p.size[1]) for p in geom.pieces]
+    reach = np.array([p.size[0] + p.size[1] / 2 for p in geom.pieces])
+    objs = [(coal.Box(*o.size) if o.shape == "box" else coal.Cylinder(*o.size), o.T, o.radius)
+            for o in cell.objects if o.collides]
+    floor = coal.Halfspace(np.array([0.0, 0.0, 1.0]), cell.floor_z)
+    tf = lambda T: coal.Transform3s(T[:3, :3].copy(), T[:3, 3].copy())  # noqa: E731
+    req = coal.CollisionRequest()
+    hit = np.zeros(len(Q), bool)
+    F = np.asarray(fkine_all(robot, Q))
+    for i in range(len(Q)):
+        P = [cell.base @ F[i, p.frame] @ p.T for p in geom.pieces]
+        c = np.array([T[:3, 3] for T in P])  # capsule centres (the shape's own origin)
+        pairs = [(a, b) for a, b in geom.self_pairs
+                 if np.linalg.norm(c[a] - c[b]) <= reach[a] + reach[b]]
+        tests = [(caps[a], P[a], caps[b], P[b]) for a, b in pairs]
+        tests += [(caps[a], P[a], s, T) for a in range(len(caps)) for s, T, r in objs
+                  if np.linalg.norm(c[a] - T[:3, 3]) <= reach[a] + r]
+        tests += [(caps[a], P[a], floor, np.eye(4)) for a, p in enumerate(geom.pieces)
+                  if p.frame not in (0, 1) and c[a, 2] - reach[a] <= cell.floor_z]
+        hit[i] = any(coal.collide(s1, tf(t1), s2, tf(t2), req, coal.CollisionResult())
+                     for s1, t1, s2, t2 in tests)
+    return hit
+
+
+def test_sample_cell_plans_are_clear_for_coal_pair_by_pair():
+    """Issue 25's test on the sample cell, in small: seeded start/goal pairs whose straight
+    joint path collides; each is planned, and its path sampled every 0.01 rad of the
+    largest joint step is clear for coal asked pair by pair (no clearance shortcuts, no
+    numpy capsule distances), and the straight path is not."""
+    puma = rg.load_robot("puma560")
+    cell = load_cell(ROOT / "assets" / "cells" / "pick-and-place.cell")
+    for k, (a, b) in enumerate(SAMPLE_PROBLEMS):
+        a, b = np.array(a), np.array(b)
+        assert not _coal_oracle(puma, cell, np.array([a, b])).any()
+        assert _coal_oracle(puma, cell, np.linspace(a, b, 200)).any()
+        q = rg.plan_path(puma, a, b, cell, timeout=10.0, seed=k)
+        dense = [q[:1]]
+        for x, y in zip(q[:-1], q[1:], strict=True):
+            n = int(np.ceil(np.abs(y - x).max() / 0.01))
+            dense.append(x + np.linspace(0.0, 1.0, n + 1)[1:, None] * (y - x))
+        hit = _coal_oracle(puma, cell, np.vstack(dense))
+        assert not hit.any(), f"problem {k}: {hit.sum()} states collide"
