@@ -265,6 +265,11 @@ def plan(robot, q_start, q_goal, cell=None, timeout: float = DEFAULT_TIMEOUT,
     _refuse_contact(segments.world, qb, "goal")
     if segments.clear(qa, qb):
         return PlannedPath(np.vstack([qa, qb]), False, 2, 0.0, 0.0, segments.checked)
+    try:
+        import ompl.geometric  # noqa: F401 - the planner itself (PyPI ompl)
+    except ImportError as exc:
+        raise PlanningError("planning needs OMPL's Python bindings: pip install 'ompl>=2.0' "
+                            f"({exc})") from exc
     with _LOCK:
         q, raw, t_plan, t_simp = _ompl_plan(robot, segments, qa, qb, timeout,
                                             simplify_budget, seed, cancel)
