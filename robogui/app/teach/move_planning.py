@@ -248,6 +248,13 @@ class MovePlanner(QtCore.QObject):
         self.result = result
         self.state = "preview"
         n = len(result.vias)
+        if not n:  # the straight path is clear now: the old plan's via waypoints can go
+            old = self._planned_from.moves[result.index].planned
+            self._say(f"Move {result.index + 1}: the straight path is clear now. Accept makes "
+                      f"the move straight again (removes {', '.join(old)}); Cancel keeps it.")
+            self.teach.set_ghosts([])
+            self._show_line()
+            return
         self._say(f"Move {result.index + 1}: a collision-free path through {n} via "
                   f"waypoint{'s' if n != 1 else ''} ({', '.join(result.vias)}), found in "
                   f"{result.plan_time:.1f} s. Accept inserts {'them' if n != 1 else 'it'}; "
@@ -303,7 +310,8 @@ class MovePlanner(QtCore.QObject):
             return False
         self.accepted = result
         self.panel.select_move(result.index)
-        self._say(f"Move {result.index + 1} now passes through {', '.join(result.vias)}.")
+        self._say(f"Move {result.index + 1} now passes through {', '.join(result.vias)}."
+                  if result.vias else f"Move {result.index + 1} is straight again.")
         self._show()
         return True
 

@@ -137,3 +137,18 @@ def test_the_pre_flight_check_says_which_joint_move_collides(qtbot, window, plan
     qtbot.waitUntil(lambda: "Joint move 2 collides" in planning.message, timeout=60_000)
     assert planning.label.isVisible()
     assert any(p.kind == "collision" and p.move_index == 1 for p in window.teach.state.problems)
+
+
+def test_a_planned_move_whose_wall_is_gone_can_be_made_straight_again(qtbot, window, session,
+                                                                      planning):
+    state, panel = window.teach.state, window.teach.program
+    planned = state.program.set_planned_path(1, [np.r_[0.3, ABOVE_A[1:]]])
+    state.set_program(planned, modified=False)
+    session.set_cell(session.cell.without("wall"))
+    _select_move(qtbot, panel, 1)
+    qtbot.mouseClick(planning.plan_button, QtCore.Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: planning.state == "preview", timeout=60_000)
+    assert "straight path is clear now" in planning.message and "above_B~1" in planning.message
+    qtbot.mouseClick(planning.accept_button, QtCore.Qt.MouseButton.LeftButton)
+    assert state.program.moves[1].planned == () and "above_B~1" not in state.program
+    assert "straight again" in planning.message
