@@ -48,6 +48,10 @@ class GripperBox(QtWidgets.QGroupBox):
     def refresh(self) -> None:
         held, cell = self.session.held, self.session.cell
         self.button.setText("Release" if held is not None else "Grasp")
+        self.button.setToolTip(
+            f"Let go of '{held.name}' where the tool holds it (one undo step)" if held is not None
+            else "Take the cell's part nearest to the tool centre point (within 100 mm); it "
+                 "then follows the tool")
         self.button.setEnabled(cell is not None)
         if cell is None:
             self.label.setText("open a work cell to grasp its parts")
