@@ -196,7 +196,7 @@ def test_clearance_along_a_trajectory_matches_the_geometry():
 
 def test_no_collision_geometry_gives_none_and_a_mesh_error_is_said():
     s = Session(ARM, q=[0.0, 0.0])
-    s._world_cache = (s.robot, s.cell, None, "cannot read x.stl")
+    s._world_cache = (s.robot, s.cell, None, "cannot read x.stl", None)  # nothing held
     assert s.collisions is None and s.clearance is None and s.contact_frames == frozenset()
     assert s.collision_error == "cannot read x.stl"
     assert not s.check_step([0.1, 0.0]).blocked
