@@ -22,7 +22,8 @@ PISTON = """<robot name="piston_arm">
   <link name="cyl"><visual><geometry><box size="0.05 0.05 0.3"/></geometry></visual></link>
   <link name="piston"><visual><geometry><box size="0.02 0.02 0.2"/></geometry></visual>
     <collision><geometry><box size="0.02 0.02 0.2"/></geometry></collision></link>
-  <link name="rod"><visual><origin xyz="0.05 0 0"/><geometry><sphere radius="0.02"/></geometry></visual></link>
+  <link name="rod"><visual><origin xyz="0.05 0 0"/>
+    <geometry><sphere radius="0.02"/></geometry></visual></link>
   <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
     <origin xyz="0 0 0.4"/><axis xyz="0 0 1"/>
     <limit lower="-3" upper="3" effort="10" velocity="1"/></joint>
