@@ -156,9 +156,27 @@ def urdf_screenshot(app) -> None:
     win.show()
     pump(app, 600)
     win.session.set_q(np.radians([20, -20, 0, -125, 0, 110, 45]))
+    win.session.gripper.set_opening(0.75)  # the fingers apart (the Gripper row)
     win.view.fit_to_robot()
     pump(app, 800)
     win.save_screenshot(ASSETS / "screenshot-urdf-panda.png")
+    win.close()
+
+
+def ur3_screenshot(app) -> None:
+    """The UR3 of example-robot-data: its COLLADA materials' ambient, diffuse and specular
+    terms (blue caps, grey joints and tubes)."""
+    from importlib.metadata import distribution
+
+    import numpy as np
+
+    urdf = Path(distribution("example-robot-data").locate_file(
+        "cmeel.prefix/share/example-robot-data/robots")) / "ur_description/urdf/ur3_robot.urdf"
+    win = window(app, str(urdf))
+    win.session.set_q(np.radians([30, -60, 90, -120, -90, 0]))
+    win.view.fit_to_robot()
+    pump(app, 800)
+    win.save_screenshot(ASSETS / "screenshot-urdf-ur3.png")
     win.close()
 
 
@@ -173,10 +191,10 @@ if __name__ == "__main__":
     from robogui.app.shell.main_window import create_app
 
     app = create_app([])
-    main_screenshot(app)
-    teach_screenshot(app)
-    handle_screenshot(app)
-    urdf_screenshot(app)
-    robots_grid(app)
-    demo_gif(app)
+    shots = {"main": main_screenshot, "teach": teach_screenshot, "handle": handle_screenshot,
+             "urdf": urdf_screenshot, "ur3": ur3_screenshot, "robots": robots_grid,
+             "gif": demo_gif}
+    # names on the command line make only those (e.g. "urdf ur3"); none: all of them
+    for name in sys.argv[1:] or list(shots):
+        shots[name](app)
     print("wrote", ", ".join([*(p.name for p in sorted(ASSETS.glob("*.png"))), "puma560-demo.gif"]))
