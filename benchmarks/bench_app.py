@@ -269,7 +269,7 @@ def csv_load_gap(k: int) -> tuple[float, float, float]:
     return total, plotted, float(gaps.max())
 
 
-def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, float]:
+def handle_drag(robot_name, frames: int, size=(1280, 800), robot=None) -> tuple[float, float]:
     """Frames per second of a tool-handle drag, mouse move to finished frame, and the
     median IK time per drag event (ms).
 
@@ -291,8 +291,9 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
 
     GL = importlib.import_module("OpenGL.GL")
     app = create_app()
-    robot = load_robot(robot_name)
-    q0 = robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
+    robot = load_robot(robot_name) if robot is None else robot  # robot: one already loaded
+    q0 = (robot.pose("qn") if "qn" in robot.poses else robot.pose("qr") if "qr" in robot.poses
+          else None)  # None: the session's start pose
     session = Session(robot, q=q0)
     view = RobotView(session)
     view.setFixedSize(*size)
@@ -356,7 +357,8 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800)) -> tuple[float, 
     if state["dt"] is None:
         raise RuntimeError("the view stopped presenting frames")
     view.close()
-    return frames / state["dt"], 1000.0 * statistics.median(ik_times)
+    return frames / state["dt"], (1000.0 * statistics.median(ik_times) if ik_times
+                                  else float("nan"))
 
 
 def open_long_chain(n: int = 200, runs: int = 3) -> list[tuple[float, float, float]]:

@@ -32,11 +32,12 @@ from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_te
 
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
-#: triangles per robot drawn at full resolution; past it meshes are decimated. Measured
-#: on software GL (llvmpipe, 2 cores) at 1600x1000 during a joint drag, full-resolution
-#: meshes with smooth normals: see README "Frame rates" (the Panda's 135,000 triangles
-#: stay whole; a robot several times heavier is brought down to this)
-FACE_BUDGET = 200_000
+#: triangles per robot drawn at full resolution; past it every mesh is decimated in
+#: proportion (quadric). Set from ``benchmarks/bench_urdf.py --mesh-fps`` (tool-handle
+#: drag at 1600x1000 on software GL): the full Panda (134,912 triangles, smooth normals)
+#: cost 2x to 3x the frame time of its 8,000-triangle decimation, which drew at 175 fps
+#: at 1280x800 (README): it stays whole; heavier robots are brought down to this
+FACE_BUDGET = 150_000
 DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
 #: the view's look for a colour without material terms: ambient = 0.6 x diffuse, a
 #: neutral highlight
