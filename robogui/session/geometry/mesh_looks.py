@@ -170,8 +170,22 @@ def weld(vertices: np.ndarray, tol: float | None = None) -> np.ndarray:
     ext = float(np.ptp(v, axis=0).max()) or 1.0
     tol = ext * 1e-6 if tol is None else tol
     key = np.round((v - v.min(axis=0)) / tol).astype(np.int64)
-    _, ids = np.unique(key, axis=0, return_inverse=True)
+    _, ids = np.unique(_row_hash(key), return_inverse=True)
     return ids.ravel()
+
+
+def _row_hash(key: np.ndarray) -> np.ndarray:
+    """One int64 per row of the int64 array ``key`` (n, k): a fixed odd-multiplier mix
+    (wrapping), so rows are told apart by a 1-D sort instead of numpy's slow row-wise
+    unique; two different rows share a hash with odds of about n^2 / 2^64."""
+    mult = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                     0xD6E8FEB86659FD93] * (key.shape[1] // 4 + 1), dtype=np.uint64)
+    h = np.zeros(len(key), np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(key.shape[1]):
+            h = (h ^ key[:, k].astype(np.uint64)) * mult[k] + np.uint64(k + 1)
+            h ^= h >> np.uint64(29)
+    return h.view(np.int64)
 
 
 def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = CREASE_DEG,
@@ -226,7 +240,7 @@ def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = 
     else:
         a = np.nan_to_num(np.asarray(attrs, dtype=np.float64)[f.ravel()], nan=-1.0)
         key = np.column_stack([pos, q, np.round(a * 1e4).astype(np.int64)])
-    _, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    _, first, inv = np.unique(_row_hash(key), return_index=True, return_inverse=True)
     src = f.ravel()[first]
     return (src, nrm[first].astype(np.float32),
             inv.ravel().reshape(-1, 3).astype(np.uint32))

@@ -33,10 +33,11 @@ from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_te
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
 #: triangles per robot drawn at full resolution; past it every mesh is decimated in
-#: proportion (quadric). Set from ``benchmarks/bench_urdf.py --mesh-fps`` (tool-handle
-#: drag at 1600x1000 on software GL): the full Panda (134,912 triangles, smooth normals)
-#: cost 2x to 3x the frame time of its 8,000-triangle decimation, which drew at 175 fps
-#: at 1280x800 (README): it stays whole; heavier robots are brought down to this
+#: proportion (quadric). From ``benchmarks/bench_urdf.py --mesh-fps`` (tool-handle drag at
+#: 1600x1000 on software GL, one shared 2-core run): the full Panda (134,912 triangles)
+#: drew at 4 fps, decimated to 39,925 at 6, to 7,944 at 11, the stick Puma at 16: the
+#: triangles are a third of the frame, the rest is per frame; the Panda stays whole,
+#: heavier robots are brought down to this (re-measure on an idle machine)
 FACE_BUDGET = 150_000
 DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
 #: the view's look for a colour without material terms: ambient = 0.6 x diffuse, a
