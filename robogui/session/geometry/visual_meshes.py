@@ -33,11 +33,13 @@ from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_te
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
 #: triangles per robot drawn at full resolution; past it every mesh is decimated in
-#: proportion (quadric). From ``benchmarks/bench_urdf.py --mesh-fps`` (tool-handle drag at
-#: 1600x1000 on software GL, one shared 2-core run): the full Panda (134,912 triangles)
-#: drew at 4 fps, decimated to 39,925 at 6, to 7,944 at 11, the stick Puma at 16: the
-#: triangles are a third of the frame, the rest is per frame; the Panda stays whole,
-#: heavier robots are brought down to this (re-measure on an idle machine)
+#: proportion (quadric, silhouettes kept). From ``benchmarks/bench_urdf.py --mesh-fps``
+#: (tool-handle drag at 1600x1000, software GL, a shared 2-core machine at load 2.5): the
+#: Panda at 134,912 / 39,925 / 7,944 triangles and the stick Puma drew at 5 / 11 / 19 /
+#: 29 fps, i.e. 34 ms a frame plus about 1.2 us a triangle; scaled to the idle machine
+#: of the README's figures (the stick Puma at 162 fps, 5.7x faster) the whole Panda takes
+#: about 35 ms (29 fps): it stays whole (decimated meshes shade less cleanly), heavier
+#: robots are brought down to this
 FACE_BUDGET = 150_000
 DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
 #: the view's look for a colour without material terms: ambient = 0.6 x diffuse, a

@@ -77,16 +77,26 @@ def test_quadric_decimation_keeps_a_sphere_round():
     assert d.max() < 0.05
 
 
-def test_the_panda_keeps_its_full_resolution_within_the_budget():
-    vs = load_visuals(load_urdf(PANDA, tip="panda_hand"))
-    raw = sum(len(trimesh.load(str(PANDA.parent.parent / "meshes/visual" / n),
-                               force="mesh").faces)
-              for n in ("link0.dae", "link1.dae"))
-    assert raw > 20_000
-    assert 130_000 < vs.faces <= FACE_BUDGET and not vs.warnings
-    for m in vs.meshes:  # unit normals, one per vertex
-        assert m.normals.shape == m.vertices.shape
-        np.testing.assert_allclose(np.linalg.norm(m.normals, axis=1), 1.0, atol=1e-5)
+def test_the_panda_stays_whole_and_past_a_budget_keeps_its_outline():
+    robot = load_urdf(PANDA, tip="panda_hand")
+    full = load_visuals(robot)  # the default budget: the Panda whole
+    assert 130_000 < full.faces <= FACE_BUDGET
+    assert full.faces == load_visuals(robot, budget=10**9).faces
+    vs = load_visuals(robot, budget=60_000)
+    assert 55_000 < vs.faces <= 60_000 and not vs.warnings
+    for a, b in zip(full.meshes, vs.meshes, strict=True):
+        # quadric collapse keeps each link's box to a millimetre or two
+        np.testing.assert_allclose(b.vertices.min(0), a.vertices.min(0), atol=2e-3)
+        np.testing.assert_allclose(b.vertices.max(0), a.vertices.max(0), atol=2e-3)
+        assert b.normals.shape == b.vertices.shape  # unit normals, one per vertex
+        np.testing.assert_allclose(np.linalg.norm(b.normals, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_ur3_keeps_its_full_resolution():
+    robot = load_urdf(UR3)
+    vs = load_visuals(robot)
+    assert 60_000 < vs.faces <= FACE_BUDGET  # under the budget: nothing decimated
+    assert vs.faces == load_visuals(robot, budget=10**9).faces
 
 
 def test_ur3_dae_ambient_and_specular_terms_as_the_file_gives_them():
