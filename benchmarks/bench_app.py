@@ -269,8 +269,8 @@ def csv_load_gap(k: int) -> tuple[float, float, float]:
     return total, plotted, float(gaps.max())
 
 
-def handle_drag(robot_name: str, frames: int, size=(1280, 800),
-                q0=None) -> tuple[float, float]:
+def handle_drag(robot_name, frames: int, size=(1280, 800), q0=None,
+                robot=None) -> tuple[float, float]:
     """Frames per second of a tool-handle drag, mouse move to finished frame, and the
     median IK time per drag event (ms).
 
@@ -295,9 +295,10 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800),
 
     GL = importlib.import_module("OpenGL.GL")
     app = create_app()
-    robot = load_robot(robot_name)
-    if q0 is None:  # a URDF arm has neither: the caller gives its start pose
-        q0 = robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
+    robot = load_robot(robot_name) if robot is None else robot  # robot: one already loaded
+    if q0 is None:  # a URDF arm has neither: the caller gives its start pose (None: the session's)
+        q0 = (robot.pose("qn") if "qn" in robot.poses else robot.pose("qr")
+              if "qr" in robot.poses else None)
     session = Session(robot, q=q0)
     view = RobotView(session)
     view.setFixedSize(*size)
@@ -373,7 +374,8 @@ def handle_drag(robot_name: str, frames: int, size=(1280, 800),
     if state["dt"] is None:
         raise RuntimeError("the view stopped presenting frames")
     view.close()
-    return frames / state["dt"], 1000.0 * statistics.median(ik_times or [float("nan")])
+    return frames / state["dt"], (1000.0 * statistics.median(ik_times) if ik_times
+                                  else float("nan"))
 
 
 def open_long_chain(n: int = 200, runs: int = 3) -> list[tuple[float, float, float]]:

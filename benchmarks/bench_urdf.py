@@ -11,6 +11,9 @@
   frames into an array like robogui's is shown too.
 * ``--fps``: the Panda with its meshes in the 3D view at 1280x800, a joint slider dragged,
   slider -> finished frame (bench_app's method). Target >= 60 fps on software GL.
+* ``--mesh-fps``: a tool-handle drag at 1600x1000 with the Panda's meshes at full
+  resolution, decimated to 40,000 and to 8,000 triangles, and the stick Puma 560 (the
+  measurement behind ``visual_meshes.FACE_BUDGET``). Target >= 30 fps.
 """
 
 from __future__ import annotations
@@ -89,9 +92,35 @@ def frame_rate(frames: int = 300) -> float:
                           robot=load_urdf(PANDA, tip=TIP))
 
 
+def mesh_frame_rates(frames: int = 40, size=(1600, 1000)) -> dict:
+    """Tool-handle drag frame rates (mouse move to finished frame) at ``size``: the Panda
+    at full resolution (134,912 triangles, smooth normals), decimated to 40,000 and to
+    8,000 triangles (quadric), and the stick Puma 560, in one run."""
+    from bench_app import handle_drag
+
+    import robogui.session.geometry.visual_meshes as vm
+    from robogui.io.ros.urdf import load_urdf
+
+    out = {}
+    default = vm.load_visuals.__defaults__
+    try:
+        for budget in (vm.FACE_BUDGET, 40_000, 8_000):
+            vm.load_visuals.__defaults__ = (budget,)
+            robot = load_urdf(PANDA, tip=TIP)
+            faces = vm.load_visuals(robot).faces
+            out[faces] = handle_drag("", frames, size, robot=robot)[0]
+    finally:
+        vm.load_visuals.__defaults__ = default
+    out["puma"] = handle_drag("puma560", frames, size)[0]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fps", action="store_true", help="also the 3D view frame rate")
+    ap.add_argument("--mesh-fps", action="store_true",
+                    help="handle-drag frame rates of the Panda's meshes at 1600x1000 by "
+                         "triangle count (the frame budget)")
     args = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     r = kinematics()
@@ -108,6 +137,16 @@ def main() -> None:
         puma = app_frame_rate(300, readback=False, samples=4)
         print(f"frame rate, Panda with meshes, 1280x800, MSAA 4: {fps:.0f} fps "
               f"(target >= 60 fps); the stick Puma 560 in the same run: {puma:.0f} fps")
+
+
+    if args.mesh_fps:
+        rates = mesh_frame_rates()
+        puma = rates.pop("puma")
+        for faces, fps in rates.items():
+            print(f"handle drag, Panda with {faces:,} triangles, 1600x1000: {fps:.0f} fps "
+                  "(target >= 30 fps)")
+        print(f"handle drag, the stick Puma 560 in the same run: {puma:.0f} fps  "
+              f"(load average {os.getloadavg()[0]:.1f})")
 
 
 if __name__ == "__main__":

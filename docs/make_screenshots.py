@@ -160,6 +160,7 @@ def urdf_screenshot(app) -> None:
     win.show()
     pump(app, 600)
     win.session.set_q(np.radians([20, -20, 0, -125, 0, 110, 45]))
+    win.session.gripper.set_opening(0.75)  # the fingers apart (the Gripper row)
     win.view.fit_to_robot()
     pump(app, 800)
     win.save_screenshot(ASSETS / "screenshot-urdf-panda.png")
@@ -237,6 +238,23 @@ def arm_screenshots(app, names=None) -> list[Path]:
     return written
 
 
+def ur3_screenshot(app) -> None:
+    """The UR3 of example-robot-data: its COLLADA materials' ambient, diffuse and specular
+    terms (blue caps, grey joints and tubes)."""
+    from importlib.metadata import distribution
+
+    import numpy as np
+
+    urdf = Path(distribution("example-robot-data").locate_file(
+        "cmeel.prefix/share/example-robot-data/robots")) / "ur_description/urdf/ur3_robot.urdf"
+    win = window(app, str(urdf))
+    win.session.set_q(np.radians([30, -60, 90, -120, -90, 0]))
+    win.view.fit_to_robot()
+    pump(app, 800)
+    win.save_screenshot(ASSETS / "screenshot-urdf-ur3.png")
+    win.close()
+
+
 def _load(name):
     from robogui.io.robotfile import load_robot
 
@@ -248,7 +266,8 @@ if __name__ == "__main__":
     from robogui.app.shell.main_window import create_app
 
     PICTURES = {"main": main_screenshot, "teach": teach_screenshot,
-                "handle": handle_screenshot, "urdf": urdf_screenshot, "cell": cell_screenshot,
+                "handle": handle_screenshot, "urdf": urdf_screenshot, "ur3": ur3_screenshot,
+                "cell": cell_screenshot,
                 "robots": robots_grid, "gif": demo_gif}
     app = create_app([])
     if sys.argv[1:2] == ["arms"]:  # only the arm gallery: make_screenshots.py arms [NAME...]

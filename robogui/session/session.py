@@ -222,6 +222,17 @@ class Session(DerivedQuantities, LiveCollisions, EventEmitter):
             self._emit("frames", lazy=lambda: self.frames)
             self._emit("changed", lazy=lambda: self.q)
 
+    @property
+    def gripper(self):
+        """The gripper's opening (:class:`~.geometry.gripper.GripperState`), made on first
+        use; follows the robot."""
+        g = self.__dict__.get("_gripper_state")
+        if g is None:
+            from .geometry.gripper import GripperState
+
+            g = self._gripper_state = GripperState(self)
+        return g
+
     # -- work cell --------------------------------------------------------------------
     @property
     def cell(self):

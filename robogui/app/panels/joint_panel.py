@@ -303,9 +303,14 @@ class JointPanel(QtWidgets.QWidget):
         actions.addWidget(self.save_pose_button)
         actions.addStretch(1)
 
+        from .gripper_row import GripperRow
+
+        #: the gripper's open/close control (hidden for a robot without gripper joints)
+        self.gripper_row = GripperRow(session)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(scroll, 1)
+        layout.addWidget(self.gripper_row)
         poses_label = QtWidgets.QLabel("Named poses")
         poses_label.setStyleSheet("color: #aeb6c2;")
         layout.addWidget(poses_label)

@@ -36,8 +36,12 @@ uniform vec4 u_shadow_color;
 attribute vec3 a_position;
 attribute vec3 a_normal;
 attribute vec4 a_color;
+attribute vec3 a_ambient;
+attribute vec3 a_specular;
 attribute float a_part;
 varying vec4 v_color;
+varying vec3 v_ambient;
+varying vec3 v_specular;
 varying vec3 v_normal;
 varying float v_lit;
 void main() {
@@ -47,6 +51,8 @@ void main() {
     if (on < 0.5) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // outside the clip volume: culled
         v_color = vec4(0.0);
+        v_ambient = vec3(0.0);
+        v_specular = vec3(0.0);
         v_normal = vec3(0.0, 0.0, 1.0);
         v_lit = 0.0;
         return;
@@ -55,10 +61,15 @@ void main() {
     if (u_shadow > 0.5) {
         world.z = u_floor * world.w;  // flattened onto the floor
         v_color = u_shadow_color;
+        v_ambient = vec3(0.0);
+        v_specular = vec3(0.0);
         v_lit = 0.0;
     } else {
         vec4 t = u_tint[k];
-        v_color = t.a > 0.0 ? t : a_color;
+        bool tinted = t.a > 0.0;  // a tint replaces the material: the plain look
+        v_color = tinted ? t : a_color;
+        v_ambient = tinted ? 0.6 * t.rgb : a_ambient;
+        v_specular = tinted ? vec3(0.25) : a_specular;
         v_lit = 1.0;
     }
     v_normal = normalize(u_view_normal * (u_normal[k] * a_normal));
@@ -67,9 +78,12 @@ void main() {
 """
 
 # key and fill light, a little specular and rim light: reads well on dark backgrounds.
-# Shared by every lit item (view3d's shader program too).
+# Shared by every lit item (view3d's shader program too). A material's terms (COLLADA
+# <phong>, OBJ Ka/Kd/Ks): ambient under an ambient light of 0.5 (RViz's), diffuse under
+# the key and fill lights, specular scaling the key light's highlight (the exponent is the
+# view's: 40). A plain colour c is the material (0.6 c, c, 0.25 grey).
 SHADE_GLSL = """
-vec3 shade(vec3 color, vec3 normal) {
+vec3 shade_terms(vec3 ambient, vec3 diffuse, vec3 specular, vec3 normal) {
     vec3 n = normalize(normal);
     vec3 key = normalize(vec3(0.35, 0.6, 0.75));
     vec3 fill = normalize(vec3(-0.7, -0.2, 0.4));
@@ -78,8 +92,12 @@ vec3 shade(vec3 color, vec3 normal) {
     vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
     float s = pow(max(dot(n, h), 0.0), 40.0);
     float rim = pow(1.0 - abs(n.z), 3.0);
-    vec3 rgb = color * (0.30 + 0.66 * d + 0.22 * f) + vec3(0.25 * s + 0.06 * rim);
+    vec3 rgb = 0.5 * ambient + diffuse * (0.66 * d + 0.22 * f) + specular * s
+               + vec3(0.06 * rim);
     return min(rgb, vec3(1.0));
+}
+vec3 shade(vec3 color, vec3 normal) {
+    return shade_terms(0.6 * color, color, vec3(0.25), normal);
 }
 """
 
@@ -88,11 +106,14 @@ _FRAGMENT = """
 precision mediump float;
 #endif
 varying vec4 v_color;
+varying vec3 v_ambient;
+varying vec3 v_specular;
 varying vec3 v_normal;
 varying float v_lit;
 """ + SHADE_GLSL + """
 void main() {
-    vec3 rgb = v_lit > 0.5 ? shade(v_color.rgb, v_normal) : v_color.rgb;
+    vec3 rgb = v_lit > 0.5 ? shade_terms(v_ambient, v_color.rgb, v_specular, v_normal)
+                           : v_color.rgb;
     gl_FragColor = vec4(rgb, v_color.a);
 }
 """
@@ -143,13 +164,17 @@ def _normals_of(v: np.ndarray, f: np.ndarray) -> np.ndarray:
 
 @dataclass
 class PartMesh:
-    """One part: a mesh in its own coordinates, its colour(s), whether it casts a shadow."""
+    """One part: a mesh in its own coordinates, its colour(s), whether it casts a shadow;
+    a mesh file's own normals and material terms when it has them."""
 
     vertices: np.ndarray  # (v, 3)
     faces: np.ndarray  # (f, 3) indices into vertices
     color: tuple[float, float, float, float]  # used when colors is None
-    colors: np.ndarray | None = None  # (v, 4) per-vertex RGBA
+    colors: np.ndarray | None = None  # (v, 4) per-vertex RGBA (the diffuse term)
     shadow: bool = False
+    normals: np.ndarray | None = None  # (v, 3) unit; None: smooth over shared vertices
+    ambient: np.ndarray | None = None  # (v, 3); None: 0.6 x the colour
+    specular: np.ndarray | None = None  # (v, 3); None: 0.25 grey
 
 
 class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
@@ -171,11 +196,16 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         for i, p in enumerate(parts):
             v = np.asarray(p.vertices, np.float32)
             f = np.asarray(p.faces, np.uint32)
-            nrm = _normals_of(v, f)
+            nrm = _normals_of(v, f) if p.normals is None else np.asarray(p.normals, np.float32)
             c = p.colors if p.colors is not None else np.tile(np.asarray(p.color, np.float32),
                                                               (len(v), 1))
-            # interleaved: position 3, normal 3, colour 4, part index 1
-            rows.append(np.hstack([v, nrm, c, np.full((len(v), 1), i)]).astype(np.float32))
+            c = np.asarray(c, np.float32)
+            amb = 0.6 * c[:, :3] if p.ambient is None else np.asarray(p.ambient, np.float32)
+            spec = (np.full((len(v), 3), 0.25, np.float32) if p.specular is None
+                    else np.asarray(p.specular, np.float32))
+            # interleaved: position 3, normal 3, colour 4, ambient 3, specular 3, part 1
+            rows.append(np.hstack([v, nrm, c, amb, spec, np.full((len(v), 1), i)])
+                        .astype(np.float32))
             faces.append(f + offset)
             offset += len(v)
         # each part's run of indices: only the runs of shown parts are drawn, so hidden
@@ -316,8 +346,9 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         return [(a, b) for a, b in runs]
 
 
-_STRIDE = 11 * 4  # bytes per interleaved vertex
-_ATTRIBUTES = (("a_position", 3, 0), ("a_normal", 3, 12), ("a_color", 4, 24), ("a_part", 1, 40))
+_STRIDE = 17 * 4  # bytes per interleaved vertex
+_ATTRIBUTES = (("a_position", 3, 0), ("a_normal", 3, 12), ("a_color", 4, 24),
+               ("a_ambient", 3, 40), ("a_specular", 3, 52), ("a_part", 1, 64))
 _UNIFORMS = ("u_mvp", "u_view_normal", "u_model", "u_normal", "u_tint", "u_flags", "u_shadow",
              "u_floor", "u_shadow_color")
 _SHADERS: dict[int, shaders.ShaderProgram] = {}

@@ -141,6 +141,9 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         subs.connect(session.events.robot, lambda _r: self._rebuild(fit=True))
         subs.connect(session.events.tool, lambda _T: self._rebuild(fit=False))
         subs.connect(session.events.frames, lambda F: self.show_frames(F, session.limit_state))
+        # the gripper opening moves the fingers (geometry beyond the gripper joints)
+        subs.connect(session.gripper.events.opening,
+                     lambda _v: self.show_frames(session.frames, session.limit_state))
         for name in DisplayOptions.field_names():
             subs.connect(session.display.events[name], lambda v, n=name: self._on_display(n, v))
         self.set_camera("iso")  # the documented start view, not pyqtgraph's default camera
@@ -319,11 +322,14 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
                 j = p.frame if self._robot.is_general else p.joint
                 local[k] = self._prismatic_local(Fb, j, self._robot.is_mdh)
         moved = [k for k, p in enumerate(parts) if p.follow]
-        if moved:  # beyond an off-chain mimic joint: where its leader puts it
+        if moved:  # beyond off-chain joints: where their leaders (the gripper) put it
             if self._chain_models is None:  # once per robot (full builds a Robot)
                 self._chain_models = self._robot.full.joint_models
+            grip = (self._session.gripper.values()
+                    if self._session is not None and self._robot.gripper else None)
             local[moved] = follow_placements(self._chain_models, Fb,
-                                             [parts[k].follow for k in moved]) @ local[moved]
+                                             [parts[k].follow for k in moved],
+                                             grip) @ local[moved]
         if Fb is F:
             return F[idx] @ local  # every part's placement in one batched product
         on_body = np.fromiter((p.kind in _BODY_KINDS for p in parts), bool, len(parts))

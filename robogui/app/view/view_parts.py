@@ -33,9 +33,11 @@ class _PartItem:
     ``transform()``, ``setColor``, ``visible()``) without a draw call of its own.
     """
 
-    def __init__(self, meshdata: gl.MeshData, color, colors=None):
+    def __init__(self, meshdata: gl.MeshData, color, colors=None, looks=None):
         self.opts = {"meshdata": meshdata, "color": tuple(color)}
         self.colors = colors  # per-vertex colours, or None
+        # per-vertex normals, ambient and specular terms of a mesh file, or None
+        self.looks = looks or {}
         self.batch: RobotMeshItem | None = None
         self.index = -1
 
@@ -163,7 +165,9 @@ class SceneBuilder:
         loaded = load_visuals(robot)
         for m in loaded.meshes:
             self._add_part((m.vertices, m.faces), None, m.frame, np.eye(4), "mesh",
-                           colors=m.colors, follow=m.follow)
+                           colors=m.colors, follow=m.follow,
+                           looks={"normals": m.normals, "ambient": m.ambient,
+                                  "specular": m.specular})
             self.mesh_parts.append(self._parts[-1])
             self._mesh_frames.add(m.frame)
         self.mesh_picker = MeshPicker(loaded.meshes)  # rays against the drawn triangles
@@ -253,9 +257,9 @@ class SceneBuilder:
         self._set_wrist_labels(self._display.wrist_labels)
 
     def _add_part(self, mesh, color, frame, local, kind, *, joint=-1, prismatic=False,
-                  colors=None, follow=()) -> None:
+                  colors=None, follow=(), looks=None) -> None:
         md = gl.MeshData(vertexes=mesh[0], faces=mesh[1], vertexColors=colors)
-        item = _PartItem(md, color or (1, 1, 1, 1), colors)
+        item = _PartItem(md, color or (1, 1, 1, 1), colors, looks)
         self._parts.append(_Part(item, frame, np.asarray(local, float), kind, joint, prismatic,
                                  follow))
 
@@ -273,7 +277,8 @@ class SceneBuilder:
                 md = p.item.opts["meshdata"]
                 specs.append(PartMesh(md.vertexes(), md.faces(), p.item.opts["color"],
                                       p.item.colors,
-                                      shadow=p.kind in ("joint", "link", "mesh")))
+                                      shadow=p.kind in ("joint", "link", "mesh"),
+                                      **p.item.looks))
                 p.item.batch, p.item.index = None, i
             item = RobotMeshItem(specs, floor_z=shadow_z, shadow_color=shade)
             for k in sel:

@@ -20,6 +20,7 @@ import numpy as np
 
 from robogui.engine.checks import as_joint_array
 from robogui.engine.kinematics.kinematics import fkine_all
+from robogui.engine.model.visual import follow_matrices
 
 from .robot_geometry import RobotGeometry, coal_shape, robot_geometry
 from .segments import segment_distance
@@ -193,11 +194,9 @@ class CollisionWorld:
         cp = self.robot.coupling
         Q = q2d if cp is None else q2d @ cp.E.T + cp.c
         Wf = np.empty((len(q2d), len(self._follow), 4, 4))
-        for i, k in enumerate(self._follow):
+        for i, k in enumerate(self._follow):  # the gripper at rest
             p = self.geometry.pieces[k]
-            j, mult, off, revolute, axis, J = p.follow
-            M = _motion(np.asarray(axis), mult * Q[:, j] + off, revolute)
-            Wf[:, i] = F[:, p.frame] @ (np.asarray(J) @ M @ p.T)
+            Wf[:, i] = F[:, p.frame] @ (follow_matrices(p.follow, Q) @ p.T)
         return F, Wf
 
     def _points(self, F, Wf, local: np.ndarray) -> np.ndarray:
@@ -506,17 +505,3 @@ def _segment_of(kind: str, size, T) -> tuple[np.ndarray, float]:
         h = T[:3, 2] * size[1] / 2
         return np.array([T[:3, 3] - h, T[:3, 3] + h]), float(size[0])
     return np.zeros((2, 3)), float("nan")
-
-
-def _motion(axis: np.ndarray, v: np.ndarray, revolute: bool) -> np.ndarray:
-    """(m, 4, 4) rotation about / translation along the unit ``axis`` by ``v`` (m,)."""
-    M = np.tile(np.eye(4), (len(v), 1, 1))
-    if not revolute:
-        M[:, :3, 3] = v[:, None] * axis
-        return M
-    K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
-    s, c = np.sin(v)[:, None, None], np.cos(v)[:, None, None]
-    M[:, :3, :3] = np.eye(3) + s * K + (1 - c) * (K @ K)
-    return M
-
-

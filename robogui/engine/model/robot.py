@@ -41,6 +41,8 @@ class Robot(RobotTextMixin):
         capsules from the robot file); empty: the collision checks make their own.
     disabled_collisions : pairs of link names never checked against each other (an
         SRDF's ``disable_collisions``), a tuple of sorted 2-tuples.
+    gripper : the gripper's joints off the chain (:class:`~.gripper.GripperJoint`): no
+        arm joints; the session opens and closes them (the geometry beyond follows).
     collision_radii : per link the radius (m) of the capsules the collision checks put
         around its sticks when ``collisions`` is empty; 0 (or an empty tuple) for the default.
     mimic : coupled joints (URDF ``<mimic>``), ``{follower: (leader, multiplier, offset)}``
@@ -78,6 +80,7 @@ class Robot(RobotTextMixin):
         collisions: Sequence = (),
         disabled_collisions: Sequence = (),
         collision_radii: Sequence = (),
+        gripper: Sequence = (),
     ):
         links = tuple(links)
         if not links:
@@ -117,6 +120,9 @@ class Robot(RobotTextMixin):
             raise ValueError(f"collision_radii must be {len(self._chain)} lengths in [0, 1000) m "
                              f"(0 for the default), got {collision_radii!r}")
         self._collision_radii = radii if any(radii) else ()
+        from .gripper import check_gripper
+
+        self._gripper = check_gripper(gripper)
         self._base = self._frozen(as_transform(np.eye(4) if base is None else base, "base",
                                                stack=False))
         self._tool = self._frozen(as_transform(np.eye(4) if tool is None else tool, "tool",
@@ -156,6 +162,12 @@ class Robot(RobotTextMixin):
     def n_bodies(self) -> int:
         """Number of moving bodies, ``len(chain)``: ``fkine_all`` gives n_bodies + 1 frames."""
         return len(self._chain)
+
+    @property
+    def gripper(self) -> tuple:
+        """The gripper's joints off the chain (:class:`~.gripper.GripperJoint`), which
+        q never holds; geometry that follows them names them (``Visual.follow``)."""
+        return self._gripper
 
     @property
     def mimic(self) -> dict[int, tuple[int, float, float]]:
@@ -369,7 +381,7 @@ class Robot(RobotTextMixin):
                   base_link=self._base_link, tip=self._tip, visuals=self._visuals,
                   mimic=self._mimic, collisions=self._collisions,
                   disabled_collisions=self._disabled_collisions,
-                  collision_radii=self._collision_radii)
+                  collision_radii=self._collision_radii, gripper=self._gripper)
         if "links" in changes and len(tuple(changes["links"])) != len(self._chain) \
                 and "collision_radii" not in changes:
             kw["collision_radii"] = ()  # other links: the radii no longer match

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Visual"]
+__all__ = ["Visual", "follow_matrices", "stage_motion"]
 
 KINDS = ("mesh", "box", "cylinder", "sphere", "capsule")
 
@@ -29,12 +29,17 @@ class Visual:
     size : box (x, y, z); cylinder and capsule (radius, length); sphere (radius,) in metres.
     rgba : material colour (4 values in [0, 1]) or None (the view picks one).
     link : name of the link this geometry belongs to (URDF), for messages.
-    follow : () for geometry fixed in its frame; for geometry beyond a joint off the chain
-        that mimics a chain joint (the Panda's second finger), ``(j, multiplier, offset,
-        revolute, axis, J)``: its placement in the frame is ``J @ M(v) @ T`` with ``M``
-        the motion about (revolute) or along ``axis`` by ``v = multiplier * q_j +
-        offset``, ``q_j`` the value of chain joint ``j`` (0-based, the chain with its
-        mimic joints, between frames j and j+1), ``J`` a 4x4 tuple of tuples.
+    follow : () for geometry fixed in its frame; for geometry beyond joints off the chain
+        that move (a gripper's joints and the mimic joints that follow them, the Panda's
+        fingers; the IRB 6700's piston on its cylinder), a tuple of stages, root first,
+        each ``(leader, multiplier, offset, revolute, axis, J)``: the placement in the
+        frame is ``J_1 @ M_1(v_1) @ J_2 @ M_2(v_2) @ ... @ T``, ``M`` the motion about
+        (revolute) or along the unit ``axis`` by ``v = multiplier * x + offset``, ``J`` a
+        4x4 tuple of tuples (the first in the frame, each next one in the previous
+        stage's child frame). ``x`` is the leader's value: an int ``leader`` is a chain
+        joint (0-based, the chain with its mimic joints, between frames j and j+1); a str
+        names one of the robot's gripper joints (``Robot.gripper``). A single stage may
+        be given bare (the 6-tuple).
     """
 
     frame: int
@@ -71,6 +76,17 @@ def _nested(T: np.ndarray) -> tuple:
 
 
 def _checked_follow(follow) -> tuple:
+    """``follow`` as a tuple of checked stages (a bare stage is wrapped)."""
+    if not isinstance(follow, (tuple, list)):
+        raise ValueError(f"follow must be a tuple of stages, got {follow!r}")
+    nested = bool(follow) and isinstance(follow[0], (tuple, list))
+    stages = tuple(follow) if nested else (follow,)
+    if len(stages) > 64:
+        raise ValueError(f"follow: at most 64 stages, got {len(stages)}")
+    return tuple(_checked_stage(st) for st in stages)
+
+
+def _checked_stage(follow) -> tuple:
     try:
         j, mult, off, revolute, axis, J = follow
     except (TypeError, ValueError):
@@ -78,13 +94,47 @@ def _checked_follow(follow) -> tuple:
                          f"got {follow!r}") from None
     axis = np.asarray(axis, dtype=float)
     J = np.asarray(J, dtype=float)
-    if isinstance(j, bool) or not isinstance(j, (int, np.integer)) or j < 0:
-        raise ValueError(f"follow: joint must be a chain joint index >= 0, got {j!r}")
+    if isinstance(j, str):
+        if not j or len(j) > 200:
+            raise ValueError(f"follow: a gripper joint name must have 1..200 characters, "
+                             f"got {j[:40]!r}")
+    elif isinstance(j, bool) or not isinstance(j, (int, np.integer)) or j < 0:
+        raise ValueError(f"follow: joint must be a chain joint index >= 0 or a gripper "
+                         f"joint's name, got {j!r}")
     if not (np.isfinite(mult) and np.isfinite(off)):
         raise ValueError(f"follow: multiplier and offset must be finite, got {mult!r}, {off!r}")
     if axis.shape != (3,) or not np.all(np.isfinite(axis)) or np.linalg.norm(axis) < 1e-12:
         raise ValueError(f"follow: axis must be a non-zero finite 3-vector, got {axis!r}")
     if J.shape != (4, 4) or not np.all(np.isfinite(J)):
         raise ValueError("follow: J must be a finite 4x4 transform")
-    return (int(j), float(mult), float(off), bool(revolute),
+    return (j if isinstance(j, str) else int(j), float(mult), float(off), bool(revolute),
             tuple(float(x) for x in axis / np.linalg.norm(axis)), _nested(J))
+
+
+def stage_motion(axis, value, revolute: bool) -> np.ndarray:
+    """The turn by ``value`` rad about the unit ``axis`` (revolute) or the shift by
+    ``value`` m along it: ``value`` (m,) -> (m, 4, 4) (Rodrigues, batched)."""
+    a = np.asarray(axis, dtype=float)
+    v = np.asarray(value, dtype=float).reshape(-1)
+    M = np.tile(np.eye(4), (len(v), 1, 1))
+    if not revolute:
+        M[:, :3, 3] = v[:, None] * a
+        return M
+    K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    s, c = np.sin(v)[:, None, None], np.cos(v)[:, None, None]
+    M[:, :3, :3] = np.eye(3) + s * K + (1 - c) * (K @ K)
+    return M
+
+
+def follow_matrices(follow, Q, gripper=None) -> np.ndarray:
+    """``J_1 M_1(v_1) ... J_k M_k(v_k)`` (m, 4, 4) of the stages ``follow`` (a
+    ``Visual.follow``) for full-chain joint values ``Q`` (m, n_full) and the gripper
+    joints' values ``gripper`` {name: value} (a name not given: 0, the rest)."""
+    Q = np.atleast_2d(np.asarray(Q, dtype=float))
+    gripper = gripper or {}
+    out = np.tile(np.eye(4), (len(Q), 1, 1))
+    for lead, mult, off, revolute, axis, J in follow:
+        x = (np.full(len(Q), float(gripper.get(lead, 0.0))) if isinstance(lead, str)
+             else Q[:, lead])
+        out = out @ np.asarray(J) @ stage_motion(axis, mult * x + off, revolute)
+    return out

@@ -38,10 +38,17 @@ from robogui.engine.limits import limits
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.engine.model.visual import Visual
-from robogui.engine.spatial.transforms import angvec2tr
 
 from ..file_error import RobotFileError
 from .chain_ends import arm_ends, default_tips
+from .follow_chains import (
+    gripper_joints,
+    motion,
+    origin,
+    place_links,
+    resolve_mimic,
+    rest_value,
+)
 from .packages import PackageResolver
 from .srdf import srdf_disabled_collisions, srdf_poses
 from .urdf_checks import check_urdf
@@ -216,28 +223,7 @@ class _Tree:
         return sorted(k for k, c in counts.items() if c == best)
 
 
-def _origin(x) -> np.ndarray:
-    return np.eye(4) if x is None else np.asarray(x, dtype=float)
-
-
-def _motion(j, value: float) -> np.ndarray:
-    """The joint's own transform at joint value ``value`` (off-chain joints at rest)."""
-    T = np.eye(4)
-    if j.type not in MOVING or value == 0.0:
-        return T
-    axis = np.asarray(j.axis if j.axis is not None else (1.0, 0, 0), float)
-    axis = axis / np.linalg.norm(axis)
-    if j.type == "prismatic":
-        T[:3, 3] = axis * value
-        return T
-    return angvec2tr(value, axis)
-
-
-def _rest_value(j) -> float:
-    """Off-chain joints sit at 0; a mimic joint at its offset (its leader at 0)."""
-    if j.mimic is not None:
-        return float(j.mimic.offset or 0.0)
-    return 0.0
+_origin, _motion, _rest_value = origin, motion, rest_value
 
 
 def urdf_tips(path: str | os.PathLike, package_path: Sequence[str] | None = None,
@@ -443,30 +429,12 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                                  "drive", path)
         raise RobotFileError(f"no moving joint between {tree.root!r} and {tip!r}", path)
     # body of each URDF link: the chain link (0 = base, k = moving joint k) it rides on,
-    # and its transform in that body's frame at rest (the frame of the moving joint's child)
-    body: dict[str, tuple[int, np.ndarray]] = {tree.root: (0, np.eye(4))}
+    # and its transform in that body's frame at rest (the frame of the moving joint's
+    # child); links beyond off-chain joints that move with a chain joint or a gripper
+    # joint (the Panda's fingers, a follower of a follower) are drawn following them
+    # (Visual.follow stages); their mass stays lumped at rest
     index = {j.name: k + 1 for k, j in enumerate(moving)}
-    # links beyond an off-chain joint that mimics a chain joint (the Panda's second
-    # finger) are drawn moving with it: (leader, multiplier, offset, joint, placement
-    # relative to the mimic joint's child); their mass stays lumped at rest
-    follows: dict[str, tuple] = {}
-    stack = [tree.root]
-    while stack:
-        k = stack.pop()
-        b, T = body[k]
-        for j in tree.children[k]:
-            if j.name in index:
-                body[j.child] = (index[j.name], np.eye(4))
-            else:
-                value = _rest_value(j) if j.mimic is not None else 0.0
-                body[j.child] = (b, T @ _origin(j.origin) @ _motion(j, value))
-                lead = j.mimic.joint if j.mimic is not None else None
-                if j.type in MOVING and lead in index:
-                    follows[j.child] = (j, index[lead] - 1, T @ _origin(j.origin), np.eye(4))
-                elif k in follows:
-                    lj, lead_k, J, R = follows[k]
-                    follows[j.child] = (lj, lead_k, J, R @ _origin(j.origin) @ _motion(j, value))
-            stack.append(j.child)
+    body, follows, grip = place_links(tree, index, len(moving), path)
     n = len(moving)
     if n > bounds.MAX_JOINTS:
         raise RobotFileError(f"the chain {tree.root} -> {tip} has {n} moving joints, more "
@@ -483,12 +451,11 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
             T = post_inv @ T
         parts[b] += _inertial_parts(tree.links[name], T)
         if name in follows:
-            j, lead, J, R = follows[name]
-            follow = (lead, float(j.mimic.multiplier if j.mimic.multiplier is not None
-                                  else 1.0),
-                      float(j.mimic.offset or 0.0), j.type != "prismatic",
-                      j.axis if j.axis is not None else (1.0, 0, 0),
-                      post_inv @ J if b == n else J)
+            stages, R = follows[name]
+            if b == n:  # the first stage hangs on the last body: its frame moved by post
+                first = stages[0]
+                stages = ((*first[:5], post_inv @ first[5]), *stages[1:])
+            follow = tuple((*st[:5], np.asarray(st[5])) for st in stages)
             visuals += _visuals(tree.links[name], R, b, resolver, materials, follow)
         else:
             R, follow = T, ()
@@ -516,6 +483,7 @@ def _build(path: Path, root, model, resolver, tip: str | None) -> Robot:
                       gravity=extras["gravity"] or (0.0, 0.0, -9.81), poses=poses,
                       source=str(path), base_link=tree.root, tip=tip, visuals=visuals,
                       mimic=mimic, collisions=collisions,
+                      gripper=gripper_joints(grip, follows),
                       disabled_collisions=srdf_disabled_collisions(path, model.name))
     except ValueError as exc:  # e.g. limits of a leader and its followers that never meet
         raise RobotFileError(f"chain {tree.root} -> {tip}: {exc}", path) from None
@@ -545,26 +513,9 @@ def _chain_leader(tree, j, chain, path: Path):
     """(leader joint name, multiplier, offset) of the on-chain mimic joint ``j`` when its
     leader is a moving joint on the chain (a leader that mimics in turn is followed
     through: the coupling is composed), else None."""
-    mult = 1.0 if j.mimic.multiplier is None else float(j.mimic.multiplier)
-    off = float(j.mimic.offset or 0.0)
-    seen = {j.name}
-    leader = tree.joints.get(j.mimic.joint)
-    while leader is not None and leader.mimic is not None:
-        if leader.name in seen:
-            raise RobotFileError(f"<joint name={j.name!r}>: its <mimic> joints form a loop",
-                                 path)
-        seen.add(leader.name)
-        m2 = 1.0 if leader.mimic.multiplier is None else float(leader.mimic.multiplier)
-        mult, off = mult * m2, mult * float(leader.mimic.offset or 0.0) + off
-        leader = tree.joints.get(leader.mimic.joint)
-    if leader is None:
-        raise RobotFileError(f"<joint name={j.name!r}>: <mimic joint={j.mimic.joint!r}> "
-                             "names no joint", path)
+    leader, mult, off = resolve_mimic(tree, j, path)
     if leader not in chain or leader.type not in MOVING:
         return None
-    if not (math.isfinite(mult) and math.isfinite(off)):
-        raise RobotFileError(f"<joint name={j.name!r}>: <mimic> multiplier and offset must "
-                             f"be finite, got {mult}, {off}", path)
     return leader.name, mult, off
 
 

@@ -111,6 +111,7 @@ def _add_visuals(robot, links, names, ylinks, yjoints) -> dict:
 
     by_name = {L.name: L for L in ylinks}
     follows, extra = {}, {}
+    grippers = ({g.name: g for g in getattr(robot, "gripper", ())}, set())  # + written
     for k, v in enumerate(getattr(robot, "visuals", ()) or ()):
         if getattr(v, "problem", "") and not v.uri:
             continue  # geometry the file got wrong (dropped with a warning): not written
@@ -119,22 +120,9 @@ def _add_visuals(robot, links, names, ylinks, yjoints) -> dict:
         to_link = links[f - 1].post if f >= 1 else np.eye(4)
         parent = names[f] if f < len(names) else names[-1]
         if v.follow:
-            j, mult, off, revolute, axis, J = v.follow
-            key = (parent, v.follow)
-            if key not in extra:
-                child = f"{v.link or 'link'}_follow{len(extra) + 1}"
-                extra[key] = child
-                ylinks.append(y.Link(name=child))
-                jname = f"{child}_joint"
-                # a prismatic joint needs limits in URDF; the follower never uses them
-                yjoints.append(y.Joint(name=jname, type="continuous" if revolute else "prismatic",
-                                       parent=parent, child=child,
-                                       origin=to_link @ np.asarray(J), axis=np.asarray(axis),
-                                       limit=None if revolute else y.Limit(
-                                           effort=0.0, velocity=0.0, lower=-1.0, upper=1.0)))
-                follows[jname] = (links[j].name or f"joint{j + 1}", mult, off)
-                by_name[child] = ylinks[-1]
-            parent, origin = extra[key], v.matrix
+            parent = _follow_links(v, parent, to_link, links, extra, ylinks, yjoints,
+                                   by_name, follows, grippers)
+            origin = v.matrix
         else:
             origin = to_link @ v.matrix
         by_name[parent].visuals.append(y.Visual(
@@ -178,3 +166,43 @@ def _robogui_element(robot, extras):
     for key, q in robot.poses.items():
         etree.SubElement(el, "pose", name=key, q=" ".join(_num(v) for v in q))
     return el
+
+
+def _follow_links(v, parent, to_link, links, extra, ylinks, yjoints, by_name, follows,
+                  grippers) -> str:
+    """The links (one per ``v.follow`` stage, shared by geometry with the same stages)
+    that carry ``v``; returns the last. A stage led by a chain joint is a mimic joint of
+    it; one led by a gripper joint is that joint itself (multiplier 1, offset 0, written
+    once, with its limits) or a mimic joint of it. ``grippers``: ({name: GripperJoint},
+    the names written so far)."""
+    import yourdfpy as y
+
+    for s, (j, mult, off, revolute, axis, J) in enumerate(v.follow):
+        key = (parent, v.follow[:s + 1])
+        if key in extra:
+            parent = extra[key]
+            continue
+        child = f"{v.link or 'link'}_follow{len(extra) + 1}"
+        extra[key] = child
+        ylinks.append(y.Link(name=child))
+        by_name[child] = ylinks[-1]
+        jname = f"{child}_joint"
+        g = grippers[0].get(j) if isinstance(j, str) else None
+        own = g is not None and (mult, off) == (1.0, 0.0) and j not in grippers[1]
+        if own:
+            jname = j
+            grippers[1].add(j)
+            lim = y.Limit(effort=0.0, velocity=0.0, lower=g.lower, upper=g.upper)
+        else:  # a prismatic joint needs limits in URDF; the follower never uses them
+            lim = None if revolute else y.Limit(effort=0.0, velocity=0.0, lower=-1.0,
+                                                upper=1.0)
+        yjoints.append(y.Joint(name=jname, type=("revolute" if own else "continuous")
+                               if revolute else "prismatic",
+                               parent=parent, child=child,
+                               origin=(to_link if s == 0 else np.eye(4)) @ np.asarray(J),
+                               axis=np.asarray(axis), limit=lim))
+        if not own:
+            lead = j if isinstance(j, str) else links[j].name or f"joint{j + 1}"
+            follows[jname] = (lead, mult, off)
+        parent = child
+    return parent

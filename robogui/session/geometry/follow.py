@@ -2,16 +2,18 @@
 
 A URDF gripper's second finger hangs on a joint off the chain that mimics the chain's
 finger joint (:attr:`robogui.engine.model.visual.Visual.follow`). Its placement in its frame
-depends on the leader's value, which this module reads back from the frames the view
-already has: frame ``j+1`` is frame ``j`` moved by chain joint ``j``'s constant ``pre``,
-its motion and ``post``. The view, the ghosts and the link picker all work from frames,
-so nothing else has to carry q.
+depends on the leader's value (through every stage: a follower of a follower moves by
+both), which this module reads back from the frames the view already has (a gripper
+joint's value is the session's, passed in): frame ``j+1`` is frame ``j`` moved by chain
+joint ``j``'s constant ``pre``, its motion and ``post``. The view, the ghosts and the
+link picker all work from frames, so nothing else has to carry q.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from robogui.engine.model.visual import follow_matrices
 from robogui.engine.spatial.transforms import angvec2tr
 
 __all__ = ["joint_values_from_frames", "follow_placements", "motion_matrix"]
@@ -43,12 +45,15 @@ def joint_values_from_frames(jm, body_frames: np.ndarray, joints) -> np.ndarray:
     return out
 
 
-def follow_placements(jm, body_frames: np.ndarray, follows) -> np.ndarray:
-    """``J @ M(v)`` (k, 4, 4) for each ``Visual.follow`` in ``follows``: where the mimic
-    joint's child frame is, in the frame its geometry hangs on (``jm`` as in
-    :func:`joint_values_from_frames`)."""
+def follow_placements(jm, body_frames: np.ndarray, follows, gripper=None) -> np.ndarray:
+    """``J_1 M_1(v_1) ... J_k M_k(v_k)`` (k, 4, 4) for each ``Visual.follow`` in
+    ``follows``: where the last following joint's child frame is, in the frame its
+    geometry hangs on (``jm`` as in :func:`joint_values_from_frames`). Chain leaders are
+    read from the frames; gripper leaders from ``gripper`` {name: value} (absent: 0)."""
     if not follows:
         return np.zeros((0, 4, 4))
-    q = joint_values_from_frames(jm, body_frames, [f[0] for f in follows])
-    return np.stack([np.asarray(J) @ motion_matrix(axis, mult * qj + off, revolute)
-                     for (_, mult, off, revolute, axis, J), qj in zip(follows, q, strict=True)])
+    joints = sorted({st[0] for f in follows for st in f if not isinstance(st[0], str)})
+    Q = np.zeros((1, max(joints, default=-1) + 1))
+    if joints:
+        Q[0, joints] = joint_values_from_frames(jm, body_frames, joints)
+    return np.stack([follow_matrices(f, Q, gripper)[0] for f in follows])

@@ -146,12 +146,12 @@ def pick(ray: Ray, placements: np.ndarray, shapes) -> Hit | None:
 def joint_of_part(kind: str, frame: int, joint: int, follow: tuple = ()) -> int | None:
     """The joint (0-based) a drawn part belongs to: a joint's own cylinder or box is that
     joint; a link stick on frame f (f >= 1) is moved last by joint f - 1; a mesh beyond
-    an off-chain mimic joint (``follow``, see Visual.follow) by the joint it mimics; the
-    base (frame 0) belongs to none."""
+    an off-chain mimic joint (``follow``, see Visual.follow) by the joint it mimics
+    (beyond a gripper joint: by the joint of its frame); the base (frame 0) to none."""
     if kind == "joint":
         return joint
-    if follow:
-        return int(follow[0])
+    if follow and not isinstance(follow[0][0], str):
+        return int(follow[0][0])  # the chain joint its first following joint mimics
     return frame - 1 if frame >= 1 else None
 
 

@@ -2,12 +2,16 @@
 
 :func:`load_visuals` reads every :class:`~robogui.engine.model.visual.Visual` of a robot once:
 STL, OBJ and DAE files through trimesh (pycollada for DAE), boxes, cylinders and spheres
-built by trimesh. Large meshes are decimated by vertex clustering so a software
-rasteriser keeps its frame rate. Missing or unreadable files give a warning naming the
-file and the link; the view draws those links as sticks.
+built by trimesh. Meshes keep their full resolution up to :data:`FACE_BUDGET` triangles
+per robot (measured: see the constant); past it they are decimated by quadric edge
+collapse, which keeps silhouettes. Each mesh comes with smooth normals that keep edges
+sharper than a crease angle, and per vertex the material's diffuse (texture colours
+sampled at the UVs), ambient and specular terms (:mod:`.mesh_looks`). Missing or
+unreadable files give a warning naming the file and the link; the view draws those
+links as sticks.
 
-Files are cached by path, modification time and face budget, so opening the same
-robot again does not read them again.
+Files are cached by path and modification time, the shaded meshes by the file, scale and
+face target, so opening the same robot again does not read or shade them again.
 """
 
 from __future__ import annotations
@@ -19,30 +23,49 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from robogui.engine.collada import trim_collada
+from robogui.engine.guarded_open import read_guarded
 from robogui.engine.limits import limits
 from robogui.engine.mesh_guard import MeshRefused, check_vertices, load_mesh_guarded
 
+from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_terms
+
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
-#: triangles per robot above which meshes are decimated: the Panda's 135,000 become about
-#: 6,000, which software GL (llvmpipe) draws with their shadows as fast as the stick Puma
-FACE_BUDGET = 8_000
+#: triangles per robot drawn at full resolution; past it every mesh is decimated in
+#: proportion (quadric, silhouettes kept). From ``benchmarks/bench_urdf.py --mesh-fps``
+#: (tool-handle drag at 1600x1000, software GL, a shared 2-core machine at load 2.5): the
+#: Panda at 134,912 / 39,925 / 7,944 triangles and the stick Puma drew at 5 / 11 / 19 /
+#: 29 fps, i.e. 34 ms a frame plus about 1.2 us a triangle; scaled to the idle machine
+#: of the README's figures (the stick Puma at 162 fps, 5.7x faster) the whole Panda takes
+#: about 35 ms (29 fps): it stays whole (decimated meshes shade less cleanly), heavier
+#: robots are brought down to this
+FACE_BUDGET = 150_000
 DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
+#: the view's look for a colour without material terms: ambient = 0.6 x diffuse, a
+#: neutral highlight
+DEFAULT_AMBIENT = 0.6
+DEFAULT_SPECULAR = (0.25, 0.25, 0.25)
 
 
 @dataclass
 class VisualMesh:
     """Triangles of one visual in its link frame: ``frame`` (fkine_all index), vertices
     (v, 3) float32 already placed by the visual's transform, faces (f, 3) uint32,
-    colours (v, 4) float32. With ``follow`` the vertices are in the mimic joint's child
-    frame (see :mod:`robogui.session.geometry.follow`)."""
+    colours (v, 4) float32 (the diffuse term), and per vertex ``normals`` (v, 3), the
+    ``ambient`` and ``specular`` terms (v, 3) float32. With ``follow`` the vertices are
+    in the last following joint's child frame (see
+    :mod:`robogui.session.geometry.follow`)."""
 
     frame: int
     vertices: np.ndarray
     faces: np.ndarray
     colors: np.ndarray
     link: str = ""
-    follow: tuple = ()  # Visual.follow: moved by an off-chain mimic joint (placed after it)
+    follow: tuple = ()  # Visual.follow: moved by joints off the chain (placed after them)
+    normals: np.ndarray | None = None
+    ambient: np.ndarray | None = None
+    specular: np.ndarray | None = None
 
 
 @dataclass
@@ -58,31 +81,13 @@ class VisualSet:
 
 
 def decimate(vertices: np.ndarray, faces: np.ndarray, colors: np.ndarray, target: int):
-    """Vertex clustering: snap vertices to a grid, merge each cell's vertices, drop the
-    faces that collapse. Coarser grids are tried until at most ``target`` faces remain.
+    """At most about ``target`` faces by quadric edge collapse (silhouettes kept); each
+    new vertex takes the ``colors`` row (any width) of the nearest original vertex.
     Returns (vertices, faces, colors)."""
     if len(faces) <= target:
         return vertices, faces, colors
-    v = np.asarray(vertices, dtype=np.float64)
-    lo = v.min(axis=0)
-    ext = float(np.ptp(v, axis=0).max()) or 1.0
-    res = 256
-    out = (vertices, faces, colors)
-    while res >= 4:
-        cell = np.floor((v - lo) / (ext / res)).astype(np.int64)  # 0..res per axis
-        key = (cell[:, 0] * (res + 1) + cell[:, 1]) * (res + 1) + cell[:, 2]
-        _, inv = np.unique(key, return_inverse=True)
-        inv = inv.ravel()
-        count = np.bincount(inv).astype(np.float64)
-        nv = np.stack([np.bincount(inv, v[:, k]) for k in range(3)], axis=1) / count[:, None]
-        nc = np.stack([np.bincount(inv, colors[:, k]) for k in range(4)], axis=1) / count[:, None]
-        nf = inv[faces]
-        keep = (nf[:, 0] != nf[:, 1]) & (nf[:, 1] != nf[:, 2]) & (nf[:, 0] != nf[:, 2])
-        out = (nv.astype(np.float32), nf[keep].astype(np.uint32), nc.astype(np.float32))
-        if keep.sum() <= target:
-            break
-        res = int(res * 0.7)
-    return out
+    v, f, src = quadric_decimate(vertices, faces, target)
+    return v, f, np.asarray(colors)[src]
 
 
 _CACHE: OrderedDict = OrderedDict()
@@ -90,8 +95,11 @@ _LOCK = threading.Lock()
 
 
 def _read_mesh(path: str, roots: tuple = ()):
-    """(vertices, faces, colors) of a mesh file, scene transforms and material colours
-    applied; cached. Read through :mod:`robogui.engine.mesh_guard` inside the folders ``roots``."""
+    """(vertices, faces, terms) of a mesh file, scene transforms applied, ``terms`` (v, 10)
+    the material per vertex (:func:`~.mesh_looks.vertex_terms`: diffuse RGBA, ambient,
+    specular; NaN unknown); cached. Read through :mod:`robogui.engine.mesh_guard` inside
+    the folders ``roots``; a COLLADA file's ambient and specular terms from its bytes,
+    read through the same guarded opener (trimesh keeps only the diffuse term)."""
     import trimesh
 
     st = os.stat(path)
@@ -101,6 +109,10 @@ def _read_mesh(path: str, roots: tuple = ()):
         if hit is not None:
             return hit
     loaded, fix = load_mesh_guarded(path, roots)  # COLLADA unit and up axis applied
+    effects = []
+    if path.lower().endswith(".dae"):
+        raw = read_guarded(path, limits().mesh_bytes, roots or (os.path.dirname(path),))
+        effects = dae_effects(trim_collada(raw)[0])
     if isinstance(loaded, trimesh.Scene):
         parts = []
         for name in loaded.graph.nodes_geometry:
@@ -114,9 +126,12 @@ def _read_mesh(path: str, roots: tuple = ()):
     for mesh, T in parts:
         T = fix @ T
         v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
+        f = np.asarray(mesh.faces, dtype=np.int64)
+        if np.linalg.det(T[:3, :3]) < 0:  # a mirroring node: keep the faces outward
+            f = f[:, ::-1]
         vs.append(v)
-        fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
-        cs.append(np.tile(_mesh_color(mesh), (len(v), 1)))
+        fs.append(f + off)
+        cs.append(vertex_terms(mesh, effects))
         off += len(v)
     if not vs:
         raise ValueError("no triangles in the file")
@@ -129,25 +144,13 @@ def _read_mesh(path: str, roots: tuple = ()):
     return out
 
 
-def _mesh_color(mesh) -> np.ndarray:
-    """One RGBA for a mesh: its material's main colour, else NaN (the URDF colour or the
-    default is used)."""
-    vis = getattr(mesh, "visual", None)
-    mat = getattr(vis, "material", None)
-    c = getattr(mat, "main_color", None)
-    if c is None:
-        return np.full(4, np.nan)
-    c = np.asarray(c, dtype=np.float64).ravel()[:4] / 255.0
-    return c if c.size == 4 else np.full(4, np.nan)
-
-
 def _drop_degenerate(verts, faces, cols):
     """Faces of zero area have no normal (NaN shading): leave them out."""
     tri = verts[faces].astype(np.float64)
     area2 = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
     keep = area2 > 1e-12 * max(1.0, float(np.abs(verts).max()) ** 2)
     faces = faces[keep]
-    # clustering can leave a face twice, once per side: their normals cancel (NaN)
+    # a face twice, once per side: their normals cancel (NaN)
     _, first = np.unique(np.sort(faces, axis=1), axis=0, return_index=True)
     faces = faces[np.sort(first)]
     used, inv = np.unique(faces, return_inverse=True)  # vertices no face uses: no normal
@@ -165,11 +168,57 @@ def _primitive(v):
         m = trimesh.creation.icosphere(subdivisions=2, radius=v.size[0])
     n = len(m.vertices)
     return (np.asarray(m.vertices, np.float32), np.asarray(m.faces, np.uint32),
-            np.full((n, 4), np.nan, np.float32))
+            np.full((n, 10), np.nan, np.float32))
+
+
+def _filled(terms: np.ndarray, rgba) -> np.ndarray:
+    """Material terms (v, 10) with the unknowns filled: diffuse from the URDF colour (or
+    the default), ambient 0.6 x diffuse, the neutral highlight."""
+    t = np.array(terms, dtype=np.float32)
+    dif = t[:, :4]
+    t[:, :4] = np.where(np.isnan(dif), np.asarray(rgba, np.float32), dif)
+    amb = t[:, 4:7]
+    t[:, 4:7] = np.where(np.isnan(amb), DEFAULT_AMBIENT * t[:, :3], amb)
+    spec = t[:, 7:10]
+    t[:, 7:10] = np.where(np.isnan(spec), np.asarray(DEFAULT_SPECULAR, np.float32), spec)
+    return t
+
+
+_SHADED: OrderedDict = OrderedDict()
+
+
+def _shaded(v, verts, faces, terms, target: int):
+    """(vertices, faces, terms, normals) of one visual in its own coordinates:
+    decimated to ``target`` faces when it has more, crease-angle normals; cached for
+    mesh files (path, modification time, scale, colour, target)."""
+    key = None
+    if v.kind == "mesh":
+        st = os.stat(v.filename)
+        key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba, target,
+               limits())
+        with _LOCK:
+            hit = _SHADED.get(key)
+            if hit is not None:
+                return hit
+    terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
+    if np.prod(v.scale) < 0:  # mirrored by its scale: keep the faces outward
+        faces = faces[:, ::-1]
+    if len(faces) > target:
+        verts, faces, terms = decimate(verts, faces, terms, target)
+    verts, faces, terms = _drop_degenerate(verts, faces, terms)
+    src, normals, faces = crease_normals(verts, faces, attrs=terms)
+    out = (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
+    if key is not None:
+        with _LOCK:
+            _SHADED[key] = out
+            while len(_SHADED) > 256:
+                _SHADED.popitem(last=False)
+    return out
 
 
 def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
-    """Triangles of every visual of ``robot``, decimated to about ``budget`` faces."""
+    """Triangles of every visual of ``robot``: full resolution up to ``budget`` faces in
+    all, past it each mesh decimated in proportion (at least 200 faces each)."""
     out = VisualSet()
     raw = []
     for v in robot.visuals:
@@ -197,15 +246,19 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
             out.missing_frames.add(v.frame)
             continue
         raw.append((v, verts, faces, cols))
-    total = sum(len(f) for _, _, f, _ in raw)
-    scale = min(1.0, budget / total) if total else 1.0
-    for v, verts, faces, cols in raw:
-        rgba = np.asarray(v.rgba if v.rgba is not None else DEFAULT_RGBA, np.float32)
-        cols = np.where(np.isnan(cols), rgba, cols).astype(np.float32)
-        if scale < 1.0:
-            verts, faces, cols = decimate(verts, faces, cols, max(200, int(len(faces) * scale)))
-        verts, faces, cols = _drop_degenerate(verts, faces, cols)
+    # every mesh keeps up to 200 faces; the rest of the budget goes in proportion
+    counts = np.array([len(f) for _, _, f, _ in raw], np.int64)
+    floor = np.minimum(counts, 200)
+    above = int((counts - floor).sum())
+    share = min(1.0, max(0, budget - int(floor.sum())) / above) if above else 1.0
+    for (v, verts, faces, terms), n, lo in zip(raw, counts, floor, strict=True):
+        target = int(n) if share >= 1.0 else int(lo + int((n - lo) * share))
+        verts, faces, terms, normals = _shaded(v, verts, faces, terms, target)
         T = v.matrix
         placed = (verts.astype(np.float64) @ T[:3, :3].T + T[:3, 3]).astype(np.float32)
-        out.meshes.append(VisualMesh(v.frame, placed, faces, cols, v.link, v.follow))
+        turned = (normals.astype(np.float64) @ T[:3, :3].T).astype(np.float32)
+        out.meshes.append(VisualMesh(v.frame, placed, faces, terms[:, :4].copy(), v.link,
+                                     v.follow, normals=turned,
+                                     ambient=terms[:, 4:7].copy(),
+                                     specular=terms[:, 7:10].copy()))
     return out

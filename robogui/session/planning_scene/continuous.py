@@ -104,9 +104,16 @@ def levers(robot, world) -> tuple[np.ndarray, np.ndarray]:
         own = np.linalg.norm(c - A[last]) + p.radius
         for k in range(last + 1):
             lever[k] = max(lever[k], cum[last] - cum[k] + own)
-        if p.follow:  # a part that also moves by its own mimic joint
-            j, mult, _off, rev, _axis, J = p.follow
-            extra = abs(mult) * ((np.linalg.norm(p.T[:3, 3] - np.asarray(J)[:3, 3])
+        # a part that also moves by its own mimic joints: each stage turns it about (or
+        # shifts it along) that stage's axis, at most its distance from the stage's origin
+        # (placement at rest) plus its radius per unit of the leader's motion
+        tail = np.asarray(p.T)
+        for st in reversed(p.follow or ()):
+            j, mult, _off, rev, _axis, J = st
+            tail = np.asarray(J) @ tail
+            if isinstance(j, str):
+                continue  # a gripper joint: it stays at rest during a trajectory
+            extra = abs(mult) * ((np.linalg.norm(tail[:3, 3] - np.asarray(J)[:3, 3])
                                   + p.radius) if rev else 1.0)
             lever[j] += extra
     return lever, revolute

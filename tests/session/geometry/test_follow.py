@@ -31,7 +31,7 @@ def test_the_panda_right_finger_follows_the_chain_finger_like_pinocchio():
     arm = load_urdf(PANDA, tip="panda_leftfinger")  # finger_joint1 is joint 8
     followers = [v for v in arm.visuals if v.follow]
     assert {v.link for v in followers} == {"panda_rightfinger"}
-    (j, mult, off, revolute, axis, _J) = followers[0].follow
+    ((j, mult, off, revolute, axis, _J),) = followers[0].follow
     assert (j, mult, off, revolute, axis) == (7, 1.0, 0.0, False, (0.0, -1.0, 0.0))
     names = [L.name for L in arm.links]
     for seed in range(5):

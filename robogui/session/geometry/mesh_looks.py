@@ -1,0 +1,285 @@
+"""How a mesh looks as its maker meant it, without Qt: material terms, texture colours,
+smooth normals with a crease angle, and decimation that keeps silhouettes.
+
+- **Materials**: per vertex an RGBA diffuse colour, an RGB ambient and an RGB specular
+  term. trimesh reads a COLLADA ``<phong>`` as a PBR material with the diffuse term
+  only, so :func:`dae_effects` reads the ``<ambient>`` and ``<specular>`` of each
+  ``<effect>`` from the file itself (matched to trimesh's material by the diffuse
+  colour; a black ambient, which exporters write for "unset", counts as unknown); OBJ's
+  ``Ka``/``Ks`` come through trimesh's SimpleMaterial. Unknown terms are
+  NaN (the caller fills them: ambient 0.6 x diffuse, specular 0.25 grey, the view's
+  look for plain colours).
+- **Textures**: a base-colour texture is *sampled at the vertices' UVs* into per-vertex
+  colours (times the material's base colour factor). This is vertex colouring, not
+  texture mapping: detail finer than the mesh's triangles is lost (a logo on a flat
+  face becomes a blend of its corners), the colours a texture paints on a link's parts
+  are kept.
+- **Normals**: :func:`crease_normals` gives each triangle corner the mean
+  of the normals of the faces around its vertex position that turn by less than the
+  crease angle from its own face, each weighted by its angle at the vertex (so a quad's
+  split does not tilt the result): curved surfaces shade smooth, edges sharper than the
+  angle stay sharp (Blender's auto smooth; RViz shows what files carry, and most robot
+  meshes carry no normals).
+- **Decimation**: :func:`quadric_decimate` (Garland-Heckbert quadric edge collapse through
+  ``fast_simplification``, what trimesh's ``simplify_quadric_decimation`` calls), on the
+  mesh welded by position; the remaining vertices take the material of the nearest
+  original vertex.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = ["CREASE_DEG", "vertex_terms", "dae_effects", "crease_normals",
+           "quadric_decimate", "weld"]
+
+#: faces meeting at more than this angle keep a sharp edge
+CREASE_DEG = 35.0
+#: corners sharing a vertex with more faces than this (a fan's centre) are shaded flat:
+#: bounds the work per corner (a planar fan's flat normal is its smooth one anyway)
+MAX_FAN = 24
+
+
+# -- materials -----------------------------------------------------------------------------
+_COLOR = r"<{tag}>\s*<color[^>]*>([^<]*)</color>"
+_EFFECT = re.compile(rb"<effect\b.*?</effect>", re.S)
+
+
+def _colour(text: str, tag: str) -> np.ndarray | None:
+    m = re.search(_COLOR.format(tag=tag), text, re.S)
+    if not m:
+        return None
+    try:
+        vals = np.array([float(x) for x in m.group(1).split()[:4]])
+    except ValueError:
+        return None
+    if vals.size < 3 or not np.isfinite(vals).all():
+        return None
+    return np.clip(vals, 0.0, 1.0)
+
+
+def dae_effects(raw: bytes, max_effects: int = 4096) -> list[tuple]:
+    """``[(diffuse rgba or None, ambient rgb or None, specular rgb or None), ...]`` of the
+    ``<effect>`` elements of a COLLADA document's bytes (a texture as diffuse: None).
+    Read with regular expressions on bounded input (no XML entities, no code)."""
+    out = []
+    for m in _EFFECT.finditer(raw):
+        if len(out) >= max_effects:
+            break
+        text = m.group(0)[:65536].decode("utf-8", "replace")
+        dif = _colour(text, "diffuse")
+        amb = _colour(text, "ambient")
+        if amb is not None and amb[:3].max() < 1e-3:
+            amb = None  # black: exporters write it for "unset" (RViz ignores it too)
+        spec = _colour(text, "specular")
+        out.append((None if dif is None else dif if dif.size == 4 else
+                    np.append(dif[:3], 1.0), None if amb is None else amb[:3],
+                    None if spec is None else spec[:3]))
+    return out
+
+
+def _effect_of(base_rgba: np.ndarray, effects: list[tuple]):
+    """The effect whose diffuse colour trimesh turned into ``base_rgba`` (0..255)."""
+    for dif, amb, spec in effects:
+        if dif is not None and np.all(np.abs(dif * 255.0 - base_rgba) <= 1.5):
+            return amb, spec
+    return None, None
+
+
+def _texture_colours(image, uv: np.ndarray) -> np.ndarray | None:
+    """RGBA (v, 4) in [0, 1] of ``image`` (PIL) at ``uv`` (v, 2), repeating, bilinear."""
+    try:
+        img = np.asarray(image.convert("RGBA"), dtype=np.float32) / 255.0
+    except Exception:  # an image PIL cannot convert: no texture colours
+        return None
+    h, w = img.shape[:2]
+    if h == 0 or w == 0 or uv is None or len(uv) == 0:
+        return None
+    uv = np.asarray(uv, dtype=np.float64)
+    ok = np.isfinite(uv).all(axis=1)
+    uv = np.where(ok[:, None], uv, 0.0)
+    x = (uv[:, 0] % 1.0) * w - 0.5
+    y = (1.0 - uv[:, 1] % 1.0) * h - 0.5  # image rows run down, v up
+    x0, y0 = np.floor(x), np.floor(y)
+    fx, fy = (x - x0)[:, None], (y - y0)[:, None]
+    x0i, y0i = x0.astype(np.int64) % w, y0.astype(np.int64) % h
+    x1i, y1i = (x0i + 1) % w, (y0i + 1) % h
+    top = img[y0i, x0i] * (1 - fx) + img[y0i, x1i] * fx
+    bot = img[y1i, x0i] * (1 - fx) + img[y1i, x1i] * fx
+    return top * (1 - fy) + bot * fy
+
+
+def vertex_terms(mesh, effects: list[tuple] = ()) -> np.ndarray:
+    """Per-vertex material terms (v, 10) of a trimesh ``mesh``: diffuse RGBA, ambient RGB,
+    specular RGB in [0, 1]; NaN where the file says nothing. ``effects``: the file's
+    COLLADA effects (:func:`dae_effects`) for the ambient and specular terms."""
+    n = len(mesh.vertices)
+    out = np.full((n, 10), np.nan)
+    vis = getattr(mesh, "visual", None)
+    kind = getattr(vis, "kind", None)
+    if kind == "vertex":  # colours per vertex in the file (PLY, OBJ with colours)
+        c = np.asarray(vis.vertex_colors, dtype=np.float64)
+        if c.shape == (n, 4):
+            out[:, :4] = c / 255.0
+        return out
+    mat = getattr(vis, "material", None)
+    if mat is None:
+        return out
+    base = getattr(mat, "baseColorFactor", None)
+    if base is None:
+        base = getattr(mat, "main_color", None)
+    if base is not None:
+        base = np.asarray(base, dtype=np.float64).ravel()[:4]
+        if base.size == 4:
+            out[:, :4] = base / 255.0
+    image = getattr(mat, "baseColorTexture", None)
+    if image is None:
+        image = getattr(mat, "image", None)
+    uv = getattr(vis, "uv", None)
+    if image is not None and uv is not None and len(uv) == n:
+        tex = _texture_colours(image, uv)
+        if tex is not None:
+            factor = out[0, :4] if base is not None and base.size == 4 else np.ones(4)
+            out[:, :4] = tex * factor
+    for col, name in ((slice(4, 7), "ambient"), (slice(7, 10), "specular")):
+        val = getattr(mat, name, None)  # OBJ's Ka, Ks (SimpleMaterial, 0..255)
+        if val is not None:
+            val = np.asarray(val, dtype=np.float64).ravel()[:3]
+            # trimesh's default (0.4 grey) means the file said nothing; black: unset
+            if val.size == 3 and np.isfinite(val).all() and not np.all(val == 102) \
+                    and val.max() > 0:
+                out[:, col] = val / 255.0
+    if effects and base is not None and base.size == 4:
+        amb, spec = _effect_of(base, effects)
+        if amb is not None:
+            out[:, 4:7] = amb
+        if spec is not None:
+            out[:, 7:10] = spec
+    return out
+
+
+# -- geometry --------------------------------------------------------------------------------
+def weld(vertices: np.ndarray, tol: float | None = None) -> np.ndarray:
+    """Ids (v,) of the vertices' positions: equal ids for positions within about ``tol``
+    (default 1e-6 of the mesh's extent) of each other (rounded onto a grid)."""
+    v = np.asarray(vertices, dtype=np.float64)
+    if len(v) == 0:
+        return np.zeros(0, np.int64)
+    ext = float(np.ptp(v, axis=0).max()) or 1.0
+    tol = ext * 1e-6 if tol is None else tol
+    key = np.round((v - v.min(axis=0)) / tol).astype(np.int64)
+    _, ids = np.unique(_row_hash(key), return_inverse=True)
+    return ids.ravel()
+
+
+def _row_hash(key: np.ndarray) -> np.ndarray:
+    """One int64 per row of the int64 array ``key`` (n, k): a fixed odd-multiplier mix
+    (wrapping), so rows are told apart by a 1-D sort instead of numpy's slow row-wise
+    unique; two different rows share a hash with odds of about n^2 / 2^64."""
+    mult = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                     0xD6E8FEB86659FD93] * (key.shape[1] // 4 + 1), dtype=np.uint64)
+    h = np.zeros(len(key), np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(key.shape[1]):
+            h = (h ^ key[:, k].astype(np.uint64)) * mult[k] + np.uint64(k + 1)
+            h ^= h >> np.uint64(29)
+    return h.view(np.int64)
+
+
+def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = CREASE_DEG,
+                   attrs: np.ndarray | None = None):
+    """Smooth normals that keep sharp edges: ``(src, normals, faces)`` with ``src`` (k,)
+    an original vertex of each output vertex, ``normals`` (k, 3) float32 unit normals
+    and ``faces`` (f, 3) uint32 into the output vertices. A corner's normal is the
+    angle-weighted sum of the normals of the faces at its position that turn by at most
+    ``crease_deg`` from its face (a corner on more than :data:`MAX_FAN` faces: its face's
+    own normal). Corners at one position with one normal and the same ``attrs`` rows
+    (v, a) (colours; None: the same original vertex) share an output vertex, so a
+    triangle soup (STL) comes back welded where it is smooth."""
+    v = np.asarray(vertices, dtype=np.float64)
+    f = np.asarray(faces, dtype=np.int64)
+    if len(f) == 0:
+        return np.zeros(0, np.int64), np.zeros((0, 3), np.float32), np.zeros((0, 3), np.uint32)
+    tri = v[f]
+    fn = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])  # 2 x area x unit normal
+    length = np.linalg.norm(fn, axis=1)
+    un = np.divide(fn, length[:, None], out=np.zeros_like(fn), where=length[:, None] > 0)
+    pos = weld(v)[f].ravel()  # (3f,) position id of each corner
+    corner_face = np.repeat(np.arange(len(f)), 3)
+    order = np.argsort(pos, kind="stable")
+    sp = pos[order]
+    starts = np.flatnonzero(np.r_[True, sp[1:] != sp[:-1]])
+    sizes = np.diff(np.r_[starts, len(sp)])
+    group = np.repeat(np.arange(len(starts)), sizes)  # group of each sorted corner
+    d = sizes[group]
+    small = d <= MAX_FAN
+    idx = np.flatnonzero(small)  # sorted corners whose pairs are formed
+    dd = d[idx]
+    rep = np.repeat(idx, dd)  # sorted corner i, once per partner
+    within = np.arange(len(rep)) - np.repeat(np.cumsum(dd) - dd, dd)
+    partner = starts[group[rep]] + within
+    fi, fj = corner_face[order[rep]], corner_face[order[partner]]
+    cos_lim = np.cos(np.radians(crease_deg))
+    ok = np.einsum("ij,ij->i", un[fi], un[fj]) >= cos_lim - 1e-9
+    w = np.where(ok, _corner_angles(tri).ravel()[order[partner]], 0.0)
+    acc = np.zeros((len(sp), 3))
+    for k in range(3):
+        acc[:, k] = np.bincount(rep, weights=w * un[fj, k], minlength=len(sp))
+    acc[~small] = fn[corner_face[order[~small]]]
+    nrm = np.empty_like(acc)
+    nrm[order] = acc  # back to corner order
+    norm = np.linalg.norm(nrm, axis=1, keepdims=True)
+    nrm = np.divide(nrm, norm, out=np.zeros_like(nrm), where=norm > 0)
+    nrm[norm[:, 0] == 0] = un[corner_face[norm[:, 0] == 0]]
+    # one output vertex per (original vertex, normal): corners on a smooth surface share
+    q = np.round(nrm * 1e4).astype(np.int64)
+    if attrs is None:
+        key = np.column_stack([f.ravel(), q])
+    else:
+        a = np.nan_to_num(np.asarray(attrs, dtype=np.float64)[f.ravel()], nan=-1.0)
+        key = np.column_stack([pos, q, np.round(a * 1e4).astype(np.int64)])
+    _, first, inv = np.unique(_row_hash(key), return_index=True, return_inverse=True)
+    src = f.ravel()[first]
+    return (src, nrm[first].astype(np.float32),
+            inv.ravel().reshape(-1, 3).astype(np.uint32))
+
+
+def _corner_angles(tri: np.ndarray) -> np.ndarray:
+    """The angle (f, 3) of each triangle (f, 3, 3) at each of its corners."""
+    out = np.empty(tri.shape[:2])
+    for k in range(3):
+        a = tri[:, (k + 1) % 3] - tri[:, k]
+        b = tri[:, (k + 2) % 3] - tri[:, k]
+        out[:, k] = np.arctan2(np.linalg.norm(np.cross(a, b), axis=1),
+                               np.einsum("ij,ij->i", a, b))
+    return out
+
+
+def quadric_decimate(vertices: np.ndarray, faces: np.ndarray, target: int):
+    """At most about ``target`` faces by quadric edge collapse (``fast_simplification``)
+    on the mesh welded by position: ``(vertices (k, 3) float32, faces (t, 3) uint32,
+    src (k,))``, ``src`` the nearest original vertex of each new one (its material)."""
+    import fast_simplification
+    from scipy.spatial import cKDTree
+
+    v = np.asarray(vertices, dtype=np.float64)
+    f = np.asarray(faces, dtype=np.int64)
+    ids = weld(v)
+    first = np.zeros(ids.max() + 1, np.int64)
+    first[ids[::-1]] = np.arange(len(ids))[::-1]
+    wv, wf = v[first], ids[f]
+    keep = (wf[:, 0] != wf[:, 1]) & (wf[:, 1] != wf[:, 2]) & (wf[:, 0] != wf[:, 2])
+    wf = wf[keep]
+    if len(wf) <= target:
+        nv, nf = wv, wf
+    else:
+        aim = max(4, int(target))
+        for _ in range(4):  # the collapse may stop a little above its aim: aim lower
+            nv, nf = fast_simplification.simplify(wv, wf.astype(np.int32), target_count=aim)
+            if len(nf) <= target or aim <= 4:
+                break
+            aim = max(4, int(aim * target / len(nf)) - 1)
+    _, src = cKDTree(v).query(nv)
+    return nv.astype(np.float32), np.asarray(nf, np.uint32), np.asarray(src, np.int64)

@@ -1,0 +1,152 @@
+"""Meshes as their makers meant them (issue 27 item 3): crease-angle normals against the
+analytic normals of a cylinder, a box and a sphere; quadric decimation that keeps the
+shape; COLLADA ambient and specular terms as the files give them; base-colour textures
+sampled at the UVs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import trimesh
+
+from robogui.engine.model.link import Link
+from robogui.engine.model.robot import Robot
+from robogui.engine.model.visual import Visual
+from robogui.io.ros.urdf import load_urdf
+from robogui.session.geometry.mesh_looks import crease_normals, quadric_decimate
+from robogui.session.geometry.visual_meshes import FACE_BUDGET, load_visuals
+from tests.urdf_files import ERD, PANDA
+
+UR3 = ERD / "ur_description/urdf/ur3_robot.urdf"
+ANYMAL = ERD / "anymal_c_simple_description/urdf/anymal.urdf"
+
+
+def _unwelded(m):
+    """Every face with its own three vertices, as STL files come."""
+    v = np.asarray(m.vertices)[np.asarray(m.faces)].reshape(-1, 3)
+    return v, np.arange(len(v)).reshape(-1, 3)
+
+
+def test_a_cylinder_is_smooth_around_and_sharp_at_its_caps():
+    m = trimesh.creation.cylinder(radius=0.1, height=0.4, sections=48)
+    v, f = _unwelded(m)
+    src, n, faces = crease_normals(v, f, attrs=np.zeros((len(v), 1)))
+    p = v[src]
+    assert len(src) == 48 * 2 + 2 * (48 + 1)  # side rings (smooth), caps (own normals)
+    tri_n = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+    side = np.abs(tri_n[:, 2]) < 1e-9 * np.linalg.norm(tri_n, axis=1).max()
+    on_side = np.unique(faces[side])
+    # the side: the radial direction (the mean of two faces at +-pi/48 about it is exact)
+    radial = p[on_side, :2] / np.linalg.norm(p[on_side, :2], axis=1, keepdims=True)
+    np.testing.assert_allclose(n[on_side, :2], radial, atol=1e-6)
+    np.testing.assert_allclose(n[on_side, 2], 0.0, atol=1e-6)
+    # the caps: straight up or down (the 90 degree rim stays sharp)
+    on_cap = np.unique(faces[~side])
+    np.testing.assert_allclose(np.abs(n[on_cap, 2]), 1.0, atol=1e-6)
+    np.testing.assert_allclose(np.sign(n[on_cap, 2]), np.sign(p[on_cap, 2]))
+
+
+def test_a_box_keeps_its_faces_flat():
+    v, f = _unwelded(trimesh.creation.box(extents=(1.0, 2.0, 3.0)))
+    src, n, faces = crease_normals(v, f, attrs=np.zeros((len(v), 1)))
+    assert len(src) == 24  # 8 corners x 3 faces meeting at 90 degrees
+    np.testing.assert_allclose(np.sort(np.abs(n), axis=1), np.tile([0, 0, 1.0], (24, 1)),
+                               atol=1e-12)
+    tri_n = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+    tri_n /= np.linalg.norm(tri_n, axis=1, keepdims=True)
+    for k in range(3):  # every corner carries its own face's normal
+        np.testing.assert_allclose(n[faces[:, k]], tri_n, atol=1e-12)
+
+
+def test_a_sphere_is_smooth_everywhere():
+    m = trimesh.creation.icosphere(subdivisions=3, radius=2.0)
+    v, f = _unwelded(m)
+    src, n, _faces = crease_normals(v, f, attrs=np.zeros((len(v), 1)))
+    assert len(src) == len(m.vertices)  # welded back: one normal per point
+    np.testing.assert_allclose(n, v[src] / 2.0, atol=0.01)
+
+
+def test_quadric_decimation_keeps_a_sphere_round():
+    m = trimesh.creation.icosphere(subdivisions=5, radius=1.0)  # 20,480 faces
+    v, f = _unwelded(m)
+    nv, nf, src = quadric_decimate(v, f, 800)
+    assert 700 <= len(nf) <= 800
+    np.testing.assert_allclose(np.linalg.norm(nv, axis=1), 1.0, atol=0.01)
+    # src: the nearest original vertex (the material it takes)
+    d = np.linalg.norm(v[src] - nv, axis=1)
+    assert d.max() < 0.05
+
+
+def test_the_panda_stays_whole_and_past_a_budget_keeps_its_outline():
+    robot = load_urdf(PANDA, tip="panda_hand")
+    full = load_visuals(robot)  # the default budget: the Panda whole
+    assert 130_000 < full.faces <= FACE_BUDGET
+    assert full.faces == load_visuals(robot, budget=10**9).faces
+    vs = load_visuals(robot, budget=60_000)
+    assert 55_000 < vs.faces <= 60_000 and not vs.warnings
+    for a, b in zip(full.meshes, vs.meshes, strict=True):
+        # quadric collapse keeps each link's box to a millimetre or two
+        np.testing.assert_allclose(b.vertices.min(0), a.vertices.min(0), atol=2e-3)
+        np.testing.assert_allclose(b.vertices.max(0), a.vertices.max(0), atol=2e-3)
+        assert b.normals.shape == b.vertices.shape  # unit normals, one per vertex
+        np.testing.assert_allclose(np.linalg.norm(b.normals, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_ur3_keeps_its_full_resolution():
+    robot = load_urdf(UR3)
+    vs = load_visuals(robot)
+    assert 60_000 < vs.faces <= FACE_BUDGET  # under the budget: nothing decimated
+    assert vs.faces == load_visuals(robot, budget=10**9).faces
+
+
+def test_ur3_dae_ambient_and_specular_terms_as_the_file_gives_them():
+    """The UR3's upper arm: effect "blau" is diffuse (0.25088, 0.34752, 0.4096),
+    ambient 0.5 grey, specular 0.03125 grey (upperarm.dae)."""
+    vs = load_visuals(load_urdf(UR3))
+    arm = [m for m in vs.meshes if m.link == "upper_arm_link"]
+    assert arm
+    cols = np.vstack([m.colors for m in arm])
+    blue = np.all(np.abs(cols[:, :3] - [0.25088, 0.34752, 0.4096]) < 2.5 / 255, axis=1)
+    assert blue.any()
+    amb = np.vstack([m.ambient for m in arm])
+    spec = np.vstack([m.specular for m in arm])
+    np.testing.assert_allclose(amb[blue], 0.5, atol=1e-6)
+    np.testing.assert_allclose(spec[blue], 0.03125, atol=1e-6)
+
+
+def test_a_texture_is_sampled_at_the_uvs(tmp_path):
+    from PIL import Image
+
+    img = np.zeros((8, 8, 3), np.uint8)
+    img[:, :4] = (255, 0, 0)  # left half red
+    img[:, 4:] = (0, 0, 255)  # right half blue
+    img[:4, :4] = (0, 255, 0)  # top-left quarter green (v near 1 is the top row)
+    Image.fromarray(img).save(tmp_path / "tex.png")
+    (tmp_path / "quad.mtl").write_text("newmtl m\nKd 1 1 1\nmap_Kd tex.png\n")
+    (tmp_path / "quad.obj").write_text(
+        "mtllib quad.mtl\nusemtl m\n"
+        "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+        "vt 0.25 0.25\nvt 0.75 0.25\nvt 0.75 0.75\nvt 0.25 0.75\n"
+        "f 1/1 2/2 3/3\nf 1/1 3/3 4/4\n")
+    robot = Robot([Link()], visuals=[Visual(1, "mesh", np.eye(4),
+                                            filename=str(tmp_path / "quad.obj"),
+                                            roots=(str(tmp_path),), link="plate")])
+    (m,) = load_visuals(robot).meshes
+    by_corner = {tuple(np.round(p[:2], 3)): c[:3] for p, c in zip(m.vertices, m.colors,
+                                                                    strict=True)}
+    np.testing.assert_allclose(by_corner[(0.0, 0.0)], [1, 0, 0], atol=1e-6)  # u .25 v .25
+    np.testing.assert_allclose(by_corner[(1.0, 0.0)], [0, 0, 1], atol=1e-6)  # u .75
+    np.testing.assert_allclose(by_corner[(1.0, 1.0)], [0, 0, 1], atol=1e-6)
+    np.testing.assert_allclose(by_corner[(0.0, 1.0)], [0, 1, 0], atol=1e-6)  # v .75: top
+
+
+@pytest.mark.skipif(not ANYMAL.exists(), reason="example-robot-data without ANYmal C")
+def test_a_real_textured_dae_gets_its_texture_colours():
+    robot = load_urdf(ANYMAL, tip="LF_FOOT")
+    vs = load_visuals(robot)
+    thigh = [m for m in vs.meshes if m.link == "LF_thigh_fixed"]
+    assert thigh
+    cols = np.vstack([m.colors for m in thigh])[:, :3]
+    # a painted link: several colours, not the one grey of an untextured mesh
+    assert cols.std(axis=0).max() > 0.05
+    assert len(np.unique(np.round(cols, 2), axis=0)) > 20
