@@ -66,12 +66,36 @@ class CollisionReport:
 
     def __init__(self, colliding, distance, pairs, depths, nearest, bounds=None):
         self.colliding, self.distance = colliding, distance
-        self.pairs, self.depths = pairs, depths
+        # lists, or one callable making (pairs, depths) on first use: a batch of 100,000
+        # states checked for its verdicts never builds 200,000 lists
+        self._pairs, self._depths = pairs, depths
         self._nearest = nearest  # a list, or a callable making it (names on demand)
         #: (m, k) per state and checked pair a lower bound of its signed distance (exact
         #: where it was computed), m; a nearby state's check starts from them (``previous``
         #: of CollisionWorld.check)
         self.bounds = bounds
+
+    def _lists(self) -> None:
+        if callable(self._pairs):
+            self._pairs, self._depths = self._pairs()
+
+    @property
+    def pairs(self):
+        self._lists()
+        return self._pairs
+
+    @pairs.setter
+    def pairs(self, value) -> None:
+        self._pairs = value
+
+    @property
+    def depths(self):
+        self._lists()
+        return self._depths
+
+    @depths.setter
+    def depths(self, value) -> None:
+        self._depths = value
 
     @property
     def nearest(self):
@@ -382,13 +406,22 @@ class CollisionWorld:
         elif not lb.shape[1]:
             out_d = np.full(m, np.inf)
         colliding = hit.any(axis=1)
-        names = [[] for _ in range(m)]
-        depth = [[] for _ in range(m)]
-        for i in np.nonzero(colliding)[0]:
-            ks = np.nonzero(hit[i])[0]
-            names[i] = [self._pair_names(pairs[k]) for k in ks]
-            depth[i] = [max(0.0, -float(dist[i, k])) if want_distance else 0.0 for k in ks]
-        rep = CollisionReport(colliding, out_d, names, depth, nearest, dist)
+
+        def lists():
+            names = [[] for _ in range(m)]
+            depth = [[] for _ in range(m)]
+            # one pass over the contacts (not the states): a random batch of a 6-axis arm
+            # has tens of thousands of states in contact with itself
+            ii, kk = np.nonzero(hit)
+            if len(ii):
+                pair_names = [self._pair_names(p) for p in pairs]
+                dd = np.maximum(0.0, -dist[ii, kk]) if want_distance else np.zeros(len(ii))
+                for i, k, dk in zip(ii.tolist(), kk.tolist(), dd.tolist(), strict=True):
+                    names[i].append(pair_names[k])
+                    depth[i].append(dk)
+            return names, depth
+
+        rep = CollisionReport(colliding, out_d, lists, None, nearest, dist)
         return rep.single() if single else rep
 
     def _capsule_box(self, d, known, mid_dist, seg, a, o, cols_mask, want_distance) -> None:
