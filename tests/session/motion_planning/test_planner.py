@@ -248,3 +248,31 @@ def test_sample_cell_plans_are_clear_for_coal_pair_by_pair():
             dense.append(x + np.linspace(0.0, 1.0, n + 1)[1:, None] * (y - x))
         hit = _coal_oracle(puma, cell, np.vstack(dense))
         assert not hit.any(), f"problem {k}: {hit.sum()} states collide"
+
+
+def test_twenty_sample_cell_problems_are_planned_and_clear_for_coal():
+    """Issue 25's count: 20 seeded start/goal pairs on the sample cell, both free (for coal)
+    and joined by a straight joint path that collides (for coal); a plan is found for
+    each, and each plan, sampled every 0.02 rad of the largest joint step, is clear for coal
+    asked pair by pair (the oracle above, built in this file)."""
+    puma = rg.load_robot("puma560")
+    cell = load_cell(ROOT / "assets" / "cells" / "pick-and-place.cell")
+    rng = np.random.default_rng(2025)
+    lim = puma.qlim
+    found = 0
+    while found < 20:
+        a, b = rng.uniform(lim[:, 0], lim[:, 1], (2, puma.n))
+        if _coal_oracle(puma, cell, np.array([a, b])).any():
+            continue
+        if not _coal_oracle(puma, cell, np.linspace(a, b, 60)).any():
+            continue  # straight is clear: not a planning problem
+        q = rg.plan_path(puma, a, b, cell, timeout=10.0, seed=found)
+        np.testing.assert_array_equal(q[0], a)
+        np.testing.assert_array_equal(q[-1], b)
+        dense = [q[:1]]
+        for x, y in zip(q[:-1], q[1:], strict=True):
+            n = int(np.ceil(np.abs(y - x).max() / 0.02))
+            dense.append(x + np.linspace(0.0, 1.0, n + 1)[1:, None] * (y - x))
+        hit = _coal_oracle(puma, cell, np.vstack(dense))
+        assert not hit.any(), f"problem {found}: {hit.sum()} states collide"
+        found += 1
