@@ -32,6 +32,9 @@ class RefusedFile(OSError):
     def __str__(self) -> str:
         return f"{self.filename}: {self.strerror}"
 
+    def __reduce__(self):  # crosses from a bounded worker process (engine/bounded_work)
+        return (RefusedFile, (self.strerror, self.filename))
+
 
 def _kind(mode: int) -> str | None:
     if stat.S_ISREG(mode):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from robogui.engine.limits import limits
-from robogui.engine.mesh_guard import MeshRefused, check_vertices, load_mesh_guarded
+from robogui.engine.mesh_guard import MeshRefused, check_vertices, prefetch_meshes, read_mesh_arrays
 
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
@@ -92,36 +92,15 @@ _LOCK = threading.Lock()
 def _read_mesh(path: str, roots: tuple = ()):
     """(vertices, faces, colors) of a mesh file, scene transforms and material colours
     applied; cached. Read through :mod:`robogui.engine.mesh_guard` inside the folders ``roots``."""
-    import trimesh
-
     st = os.stat(path)
     key = (path, st.st_mtime_ns, st.st_size, roots, limits())
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-    loaded, fix = load_mesh_guarded(path, roots)  # COLLADA unit and up axis applied
-    if isinstance(loaded, trimesh.Scene):
-        parts = []
-        for name in loaded.graph.nodes_geometry:
-            T, gname = loaded.graph[name]
-            geom = loaded.geometry[gname]
-            if isinstance(geom, trimesh.Trimesh):
-                parts.append((geom, T))
-    else:
-        parts = [(loaded, np.eye(4))]
-    vs, fs, cs, off = [], [], [], 0
-    for mesh, T in parts:
-        T = fix @ T
-        v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
-        vs.append(v)
-        fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
-        cs.append(np.tile(_mesh_color(mesh), (len(v), 1)))
-        off += len(v)
-    if not vs:
-        raise ValueError("no triangles in the file")
-    out = (np.vstack(vs).astype(np.float32), np.vstack(fs).astype(np.uint32),
-           np.vstack(cs).astype(np.float32))
+    # parsed in a bounded worker process (time and memory limits), COLLADA units applied
+    v, f, c = read_mesh_arrays(path, roots)
+    out = (v.astype(np.float32), f.astype(np.uint32), c.astype(np.float32))
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > 256:
@@ -172,6 +151,8 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     """Triangles of every visual of ``robot``, decimated to about ``budget`` faces."""
     out = VisualSet()
     raw = []
+    prefetch_meshes((v.filename, tuple(getattr(v, "roots", ()))) for v in robot.visuals
+                    if v.kind == "mesh" and v.filename and not getattr(v, "problem", ""))
     for v in robot.visuals:
         try:
             if getattr(v, "problem", ""):

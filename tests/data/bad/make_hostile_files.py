@@ -232,6 +232,7 @@ def files() -> dict[str, bytes | str]:
         "obj-nan": "meshes/nan.obj", "obj-mtl-outside": "meshes/mtl-outside.obj",
         "dae-entity": "meshes/entity.dae", "zip-not-zip": "meshes/not-a-zip.zip",
         "missing": "meshes/nothing-here.stl", "directory": "meshes",
+        "dae-slow-nodes": "meshes/slow-nodes.dae",
     }
     for name, target in meshes.items():
         out[f"mesh-{name}.urdf"] = urdf("", _visual(f'<mesh filename="{target}"/>'))
@@ -253,7 +254,27 @@ def files() -> dict[str, bytes | str]:
     out["meshes/entity.dae"] = ('<?xml version="1.0"?><!DOCTYPE c [<!ENTITY x SYSTEM '
                                 '"file:///etc/passwd">]><COLLADA>&x;</COLLADA>\n')
     out["meshes/not-a-zip.zip"] = b"PK\x03\x04 not really a zip"
+    out["meshes/slow-nodes.dae"] = _slow_collada()
     return out
+
+
+def _slow_collada(nodes: int = 16_000) -> str:
+    """A 0.7 MB COLLADA file of one triangle placed by 16,000 scene nodes: pycollada and
+    trimesh spend about 10 s of CPU on it (time grows faster than the node count), so it
+    meets the wall-time limit however fast the machine is."""
+    acc = ('<accessor source="#pa" count="3" stride="3"><param name="X" type="float"/>'
+           '<param name="Y" type="float"/><param name="Z" type="float"/></accessor>')
+    geom = ('<geometry id="g"><mesh><source id="p"><float_array id="pa" count="9">0 0 0 0.1 0 '
+            f'0 0 0.1 0</float_array><technique_common>{acc}</technique_common></source>'
+            '<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>'
+            '<triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p>'
+            '</triangles></mesh></geometry>')
+    node = '<node><instance_geometry url="#g"/></node>\n'
+    return ('<?xml version="1.0"?>\n<COLLADA xmlns="http://www.collada.org/2005/11/'
+            f'COLLADASchema" version="1.4.1"><library_geometries>{geom}</library_geometries>'
+            f'<library_visual_scenes><visual_scene id="s">\n{node * nodes}</visual_scene>'
+            '</library_visual_scenes><scene><instance_visual_scene url="#s"/></scene>'
+            '</COLLADA>\n')
 
 
 def main() -> None:
