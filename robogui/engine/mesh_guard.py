@@ -34,7 +34,7 @@ from .collada import trim_collada
 from .guarded_open import RefusedFile, read_guarded
 from .limits import ENV, Limits, limits, set_limits
 
-__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices", "mesh_arrays",
+__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices", "check_counts", "mesh_arrays",
            "read_mesh_arrays", "prefetch_meshes"]
 
 
@@ -74,6 +74,12 @@ def _check_counts(raw: bytes, suffix: str) -> None:
         n = raw.count(b"\nf ")
         if n > cap:
             raise MeshRefused(_tri_limit_msg(n, "holds"))
+
+
+def check_counts(raw: bytes, suffix: str) -> None:
+    """Raise MeshRefused when the mesh bytes ``raw`` (a file ending in ``suffix``: .stl,
+    .ply, .obj) declare or hold more triangles than the limit, or lie about their count."""
+    _check_counts(raw, suffix)
 
 
 def _check_zip(raw: bytes) -> None:

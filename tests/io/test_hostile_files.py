@@ -264,3 +264,63 @@ def test_the_memory_budget_is_set_by_its_environment_variable(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(robot)], env=env, text=True,
                          capture_output=True, timeout=300)
     assert "needs more than 8 MiB, the memory budget" in out.stdout, out.stderr[-2000:]
+
+
+# -- MJCF: MuJoCo's compiler reads only what robogui read for it, bounded --------------------
+@pytest.mark.parametrize("name, words", [
+    ("mjcf-include-etc-passwd.xml", "<include> /etc/passwd: outside the robot's folders"),
+    ("mjcf-include-dotdot.xml", "'..' leads outside the robot's folders"),
+    ("mjcf-include-loop.xml", "an include loop (mjcf-include-loop.xml -> parts/mjcf-loop.xml "
+                              "-> parts/mjcf-loop.xml)"),
+    ("mjcf-mesh-absolute.xml", "<mesh> /etc/passwd: outside the robot's folders"),
+    ("mjcf-meshdir-outside.xml", "<mesh> /etc/passwd.stl: outside the robot's folders"),
+    ("mjcf-hfield-dev-zero.xml", "<hfield> /dev/zero: outside the robot's folders"),
+    ("mjcf-mesh-huge-count.xml", "4,000,000,000 triangles, more than the limit of 5,000,000"),
+    ("mjcf-nan-pos.xml", "<body name='link2'> pos: nan is not a finite number"),
+    ("mjcf-replicate-100000-bodies.xml", "more than 4,096 bodies, the limit (raise it with "
+                                         "ROBOGUI_LIMIT_LINKS=N)"),
+    ("mjcf-model-attach.xml", "attaching other model files is not supported"),
+])
+def test_hostile_mjcf_is_refused_naming_the_file_and_the_reason(name, words):
+    with pytest.raises(RobotFileError) as info:
+        load_robot(HOSTILE / name)
+    assert str(HOSTILE / name) in str(info.value) and words in str(info.value), info.value
+
+
+def test_an_mjcf_fifo_model_or_include_is_refused_without_blocking(tmp_path):
+    from robogui.io.mjcf.mjcf import is_mjcf
+
+    os.mkfifo(tmp_path / "arm.xml")
+    assert not is_mjcf(tmp_path / "arm.xml")
+    with pytest.raises(RobotFileError, match="a FIFO"):
+        load_robot(tmp_path / "arm.xml")
+    os.mkfifo(tmp_path / "pipe.xml")
+    (tmp_path / "top.xml").write_text((HOSTILE / "mjcf-include-etc-passwd.xml").read_text()
+                                      .replace("/etc/passwd", "pipe.xml"))
+    with pytest.raises(RobotFileError, match="<include> pipe.xml: a FIFO"):
+        load_robot(tmp_path / "top.xml")
+
+
+def test_an_mjcf_of_100000_bodies_is_refused_before_mujoco_builds_it(tmp_path):
+    path = tmp_path / "many.xml"
+    path.write_text((HOSTILE / "mjcf-nan-pos.xml").read_text().replace(
+        '<body name="link2" pos="nan 0 0"><joint name="j2"/><geom size="0.02"/></body>',
+        '<body><geom size="0.01"/></body>' * 100_000))
+    with pytest.raises(RobotFileError, match="more than 4,096 bodies"):
+        load_robot(path)
+
+
+def test_mujoco_compiles_within_the_time_limit_and_the_memory_budget():
+    from tests.mjcf_files import ARMS
+
+    if not ARMS:
+        pytest.skip("robosuite / dm_control assets not installed")
+    path = ARMS[0][1]  # robosuite's Panda: about a second of compiling its meshes
+    set_limits(seconds=0.05)
+    with pytest.raises(RobotFileError, match="compiling the model took more than 0.05 s, the "
+                                             "time limit"):
+        load_robot(path)
+    set_limits(seconds=120.0, memory=8 * 2**20)
+    with pytest.raises(RobotFileError, match="compiling the model needs more than 8 MiB, the "
+                                             "memory budget"):
+        load_robot(path)
