@@ -20,6 +20,7 @@ from robogui.session.explain.ellipse import ELLIPSOID_KINDS
 from ..application import create_app  # noqa: F401  (re-exported: render, tests, cli)
 from ..bindings import bind_checkbox, field_ref
 from ..files import library
+from ..files.package_folders import install_package_folders
 from ..interaction.view_tools import install_view_tools
 from ..panels.dh_table import DHTable
 from ..panels.joint_panel import JointPanel
@@ -178,6 +179,8 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         # D-H frames, chain panel, workspace, singularities, presentation mode, New/Save robot
         self.teaching = install_teaching(self, session)
         self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
+        # Settings > Package folders; a missing package's error offers to locate it
+        self.package_folders = install_package_folders(self)
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)

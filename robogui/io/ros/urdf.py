@@ -48,7 +48,7 @@ from .urdf_checks import check_urdf
 from .xacro_expand import expand_xacro
 
 __all__ = ["load_urdf", "urdf_tips", "urdf_tip_choices", "read_urdf_xml", "set_package_path",
-           "set_xacro_args",
+           "package_path", "set_xacro_args",
            "URDF_SUFFIXES"]
 
 URDF_SUFFIXES = (".urdf", ".xacro")
@@ -577,6 +577,11 @@ def set_package_path(paths: Sequence[str]) -> None:
     """Folders (or NAME=DIR) searched for packages by every later load without an
     explicit ``package_path`` (the command line's ``--package-path``)."""
     _package_path[:] = [str(p) for p in paths]
+
+
+def package_path() -> list[str]:
+    """The folders (or NAME=DIR) :func:`set_package_path` gave, in order."""
+    return list(_package_path)
 
 
 def set_xacro_args(args: Mapping[str, str]) -> None:
