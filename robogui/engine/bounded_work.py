@@ -22,11 +22,13 @@ import os
 import pickle
 import queue
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .limits import ENV, limits
 
-__all__ = ["WorkLimitExceeded", "run_bounded", "run_many", "warm_up", "shutdown", "WORKERS"]
+__all__ = ["WorkLimitExceeded", "WorkerUnavailable", "run_bounded", "run_many", "warm_up",
+           "shutdown", "WORKERS"]
 
 #: worker processes kept (the machine's cores, at most 2: parsing is CPU-bound)
 WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -44,6 +46,10 @@ class WorkLimitExceeded(ValueError):
 
     def __reduce__(self):
         return (WorkLimitExceeded, (str(self), self.limit))
+
+
+class WorkerUnavailable(OSError):
+    """No worker process could be started (nothing is parsed without the bounds)."""
 
 
 def _time_msg(seconds: float) -> str:
@@ -187,7 +193,7 @@ class _Worker:
             pass
         if not ok:
             self.kill()
-            raise OSError("the worker process for reading files did not start")
+            raise WorkerUnavailable("the worker process for reading files did not start")
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -244,20 +250,52 @@ _POOL = _Pool()
 atexit.register(_POOL.close)
 
 
+#: on a machine so busy that a worker got less than half a CPU, it may run this many times
+#: the wall-time limit until it has used half the limit in CPU time
+BUSY_GRACE = 3.0
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system, s) the process ``pid`` has used (Linux), else None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _wait(w: _Worker, seconds: float) -> bool:
+    """Wait for the worker's answer: at most ``seconds``, or on a busy machine (the
+    worker used less than half the limit in CPU time) up to BUSY_GRACE times as long."""
+    start = time.monotonic()
+    if w.conn.poll(seconds):
+        return True
+    while True:
+        elapsed = time.monotonic() - start
+        cpu = _cpu_seconds(w.proc.pid)
+        if cpu is None or cpu >= 0.5 * seconds or elapsed >= BUSY_GRACE * seconds:
+            return False
+        if w.conn.poll(min(0.5, BUSY_GRACE * seconds - elapsed)):
+            return True
+
+
 def run_bounded(fn, *args):
     """``fn(*args)`` run in a worker process within the limits in force
     (:func:`robogui.engine.limits.limits`: ``seconds`` of wall time, ``memory`` bytes
     added to the worker). ``fn`` must be a module-level function and its arguments and
     result picklable. Returns its result or raises its exception; raises
     :class:`WorkLimitExceeded` when it runs past a limit (the worker is killed and
-    replaced, so no work goes on in the background)."""
+    replaced, so no work goes on in the background). The wall-time limit stretches to
+    at most BUSY_GRACE times itself while the worker has had less than half the limit in
+    CPU time (a machine busy with other work)."""
     lim = limits()
     w = _POOL.take()
     keep = None
     try:
         try:
             w.conn.send((fn, args, int(lim.memory)))
-            ready = w.conn.poll(lim.seconds)
+            ready = _wait(w, lim.seconds)
         except (OSError, EOFError):
             ready = None
         if not ready:

@@ -261,7 +261,7 @@ def read_mesh_arrays(path, roots=(), extract=mesh_arrays):
     with their variables), and the parser's own errors for a broken file. ``extract`` must
     be a module-level function; the arrays returned are shared with the cache (copy before
     changing them)."""
-    from .bounded_work import run_bounded
+    from .bounded_work import WorkerUnavailable, run_bounded
 
     path = os.fspath(path)
     roots = tuple(roots)
@@ -273,6 +273,8 @@ def read_mesh_arrays(path, roots=(), extract=mesh_arrays):
     if hit is None:
         try:
             hit = ("ok", run_bounded(_job, path, roots, limits(), extract))
+        except WorkerUnavailable:
+            raise  # not the file's fault: not remembered
         except Exception as exc:
             hit = ("error", _as_refusal(exc))
         _remember(key, hit)
@@ -285,7 +287,7 @@ def prefetch_meshes(jobs, extract=mesh_arrays) -> None:
     """Read the mesh files ``jobs`` (an iterable of (path, roots)) that are not cached yet,
     two at a time in the bounded workers, so that :func:`read_mesh_arrays` finds them;
     files that do not exist are left to it (it names them)."""
-    from .bounded_work import run_many
+    from .bounded_work import WorkerUnavailable, run_many
 
     todo = {}
     for path, roots in jobs:
@@ -304,4 +306,6 @@ def prefetch_meshes(jobs, extract=mesh_arrays) -> None:
     lim = limits()
     results = run_many([(_job, (*todo[k], lim, extract)) for k in keys])
     for k, r in zip(keys, results, strict=True):
-        _remember(k, ("error", _as_refusal(r)) if isinstance(r, BaseException) else ("ok", r))
+        if not isinstance(r, WorkerUnavailable):
+            _remember(k, ("error", _as_refusal(r)) if isinstance(r, BaseException)
+                      else ("ok", r))

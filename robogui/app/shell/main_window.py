@@ -517,8 +517,11 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     ``listen`` (address, port) serves the remote API there (:mod:`robogui.app.remote`),
     its runtime file at ``token_file``.
     """
+    from robogui.engine.bounded_work import warm_up
+
     from .errors import install_excepthook
 
+    warm_up()  # the mesh-reading worker processes start while the window is built
     app = create_app()
     win = MainWindow(session, restore=restore, defer_plots=True)
     install_excepthook(win.error_presenter)
