@@ -33,7 +33,7 @@ __all__ = ["WorkLimitExceeded", "WorkerUnavailable", "run_bounded", "run_many", 
 #: worker processes kept (the machine's cores, at most 2: parsing is CPU-bound)
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: modules the forkserver imports once, so a new worker starts in milliseconds
-PRELOAD = ["numpy", "trimesh", "robogui.engine.mesh_guard"]
+PRELOAD = ["numpy", "trimesh", "collada", "robogui.engine.mesh_guard"]
 
 
 class WorkLimitExceeded(ValueError):
@@ -339,18 +339,19 @@ def run_many(calls) -> list:
         return list(ex.map(one, calls))
 
 
-def _noop():
-    return None
-
-
 def warm_up(background: bool = True) -> None:
-    """Start the forkserver and the workers now (in a thread when ``background``), so the
-    first file does not wait for them to import numpy and trimesh."""
+    """Start the :data:`WORKERS` worker processes now (in a thread when ``background``),
+    so the first file does not wait for them to import numpy and trimesh."""
     def go():
+        taken = []
         try:
-            run_many([(_noop, ())] * WORKERS)
+            for _ in range(WORKERS):
+                taken.append(_POOL.take())  # distinct workers: none is given back yet
         except Exception:
             pass
+        finally:
+            for w in taken:
+                _POOL.give(w)
 
     if background:
         threading.Thread(target=go, name="robogui-warm-up", daemon=True).start()
