@@ -324,3 +324,12 @@ def test_mujoco_compiles_within_the_time_limit_and_the_memory_budget():
     with pytest.raises(RobotFileError, match="compiling the model needs more than 8 MiB, the "
                                              "memory budget"):
         load_robot(path)
+
+
+def test_an_mjcf_element_naming_a_file_robogui_does_not_check_is_refused(tmp_path):
+    path = tmp_path / "flex.xml"
+    path.write_text((HOSTILE / "mjcf-nan-pos.xml").read_text().replace(
+        '<body name="link2" pos="nan 0 0"><joint name="j2"/><geom size="0.02"/></body>',
+        '<flexcomp name="f" type="mesh" file="/etc/passwd" dim="2"/>'))
+    with pytest.raises(RobotFileError, match="<flexcomp> names a file robogui does not read"):
+        load_robot(path)

@@ -136,6 +136,11 @@ class _Reader:
                 for key in _TEXTURE_SIDES:
                     if el.get(key):
                         self.asset(tag, el.get(key))
+            elif any(k.startswith("file") and v for k, v in el.attrib.items()):
+                # e.g. <flexcomp file>: MuJoCo would read it from the disk, unchecked
+                raise RobotFileError(f"<{tag}> names a file robogui does not read for "
+                                     "MuJoCo (only <include>, <mesh>, <skin>, <hfield> and "
+                                     "<texture> files are supported)", self.path)
             inner = mult
             if tag == "body":
                 self.bodies += mult
