@@ -521,7 +521,8 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
 
     from .errors import install_excepthook
 
-    warm_up()  # the mesh-reading worker processes start while the window is built
+    if reopen_last or any(v.kind == "mesh" for v in getattr(session.robot, "visuals", ())):
+        warm_up()  # the mesh-reading worker processes start while the window is built
     app = create_app()
     win = MainWindow(session, restore=restore, defer_plots=True)
     install_excepthook(win.error_presenter)
