@@ -10,9 +10,10 @@ buffers) are read through the same opener, confined to the same folders.
 :func:`read_mesh_arrays` (what the visuals and the collision meshes use) does all of that
 in a worker process of :mod:`robogui.engine.bounded_work`, so the parse itself is bounded
 too: its memory by the worker's address-space cap, its wall time by killing the worker.
-The worker sends back plain arrays (:func:`mesh_arrays`); results are cached by path,
-modification time, size, folders and limits, and :func:`prefetch_meshes` reads a robot's
-meshes two at a time before the caller asks for them one by one.
+The worker sends back plain arrays (:func:`mesh_arrays`), which the callers cache;
+:func:`prefetch_meshes` reads a robot's meshes two at a time before the caller asks for
+them one by one, and a refusal is remembered by path, modification time, size, folders
+and limits.
 """
 
 from __future__ import annotations
@@ -198,17 +199,23 @@ def mesh_arrays(loaded, fix: np.ndarray):
         parts = [(loaded, np.eye(4))]
     else:
         parts = []
+    # no copy more than needed: a mesh near the triangle cap must fit the memory budget
     vs, fs, cs, off = [], [], [], 0
     for mesh, T in parts:
         T = fix @ T
-        v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
+        v = np.asarray(mesh.vertices, dtype=np.float64)
+        if not np.array_equal(T, np.eye(4)):
+            v = v @ T[:3, :3].T + T[:3, 3]
+        f = np.asarray(mesh.faces, dtype=np.int64)
         vs.append(v)
-        fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
-        cs.append(np.tile(_mesh_color(mesh), (len(v), 1)))
+        fs.append(f + off if off else f)
+        cs.append(np.broadcast_to(_mesh_color(mesh).astype(np.float32), (len(v), 4)))
         off += len(v)
     if not vs or not sum(len(f) for f in fs):
         raise ValueError("no triangles in the file")
-    return (np.vstack(vs), np.vstack(fs), np.vstack(cs).astype(np.float32))
+    if len(vs) == 1:
+        return vs[0], fs[0], np.ascontiguousarray(cs[0])
+    return (np.vstack(vs), np.vstack(fs), np.vstack(cs))
 
 
 def _mesh_color(mesh) -> np.ndarray:
@@ -229,7 +236,13 @@ def _job(path: str, roots: tuple, lim: Limits, extract):
     return extract(loaded, fix)
 
 
-_CACHE: OrderedDict = OrderedDict()
+# The callers keep the arrays they make of a mesh in their own caches; here only what
+# they have not taken yet is kept: prefetched arrays until asked for (then handed over),
+# refusals (small; a file that ran into the time limit is not read again), and which
+# files were handed over (so a prefetch of a reopened robot reads nothing).
+_READY: dict = {}
+_REFUSED: OrderedDict = OrderedDict()
+_HANDED: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 
 
@@ -239,11 +252,12 @@ def _key(path: str, roots: tuple, extract):
             getattr(extract, "__module__", ""), getattr(extract, "__qualname__", ""))
 
 
-def _remember(key, value) -> None:
+def _note(table: OrderedDict, key, value=True) -> None:
     with _LOCK:
-        _CACHE[key] = value
-        while len(_CACHE) > 256:
-            _CACHE.popitem(last=False)
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > 1024:
+            table.popitem(last=False)
 
 
 def _as_refusal(exc: BaseException) -> BaseException:
@@ -256,37 +270,39 @@ def _as_refusal(exc: BaseException) -> BaseException:
 
 def read_mesh_arrays(path, roots=(), extract=mesh_arrays):
     """``extract(*load_mesh_guarded(path, roots))`` (default: :func:`mesh_arrays`) computed
-    in a bounded worker process and cached. Raises RefusedFile (an OSError) for a refused
-    path, MeshRefused past a limit (the time limit and the memory budget included, named
-    with their variables), and the parser's own errors for a broken file. ``extract`` must
-    be a module-level function; the arrays returned are shared with the cache (copy before
-    changing them)."""
+    in a bounded worker process (or taken from :func:`prefetch_meshes`). Raises RefusedFile
+    (an OSError) for a refused path, MeshRefused past a limit (the time limit and the
+    memory budget included, named with their variables), and the parser's own errors for
+    a broken file; a refusal is remembered for the same file and limits. ``extract`` must
+    be a module-level function. The caller owns the arrays (and caches them if it wants)."""
     from .bounded_work import WorkerUnavailable, run_bounded
 
     path = os.fspath(path)
     roots = tuple(roots)
     key = _key(path, roots, extract)
     with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
-    if hit is None:
+        refused = _REFUSED.get(key)
+        ready = _READY.pop(key, None)
+    if refused is not None:
+        raise refused
+    if ready is None:
         try:
-            hit = ("ok", run_bounded(_job, path, roots, limits(), extract))
+            ready = run_bounded(_job, path, roots, limits(), extract)
         except WorkerUnavailable:
             raise  # not the file's fault: not remembered
         except Exception as exc:
-            hit = ("error", _as_refusal(exc))
-        _remember(key, hit)
-    if hit[0] == "error":
-        raise hit[1]
-    return hit[1]
+            refusal = _as_refusal(exc)
+            _note(_REFUSED, key, refusal)
+            raise refusal from None
+    _note(_HANDED, key)
+    return ready
 
 
 def prefetch_meshes(jobs, extract=mesh_arrays) -> None:
-    """Read the mesh files ``jobs`` (an iterable of (path, roots)) that are not cached yet,
-    two at a time in the bounded workers, so that :func:`read_mesh_arrays` finds them;
-    files that do not exist are left to it (it names them)."""
+    """Read the mesh files ``jobs`` (an iterable of (path, roots)) two at a time in the
+    bounded workers, so that :func:`read_mesh_arrays` finds them; files already handed
+    over or refused (a reopened robot) are not read again, and files that do not exist
+    are left to it (it names them)."""
     from .bounded_work import WorkerUnavailable, run_many
 
     todo = {}
@@ -297,7 +313,7 @@ def prefetch_meshes(jobs, extract=mesh_arrays) -> None:
         except OSError:
             continue
         with _LOCK:
-            if key in _CACHE:
+            if key in _HANDED or key in _REFUSED or key in _READY:
                 continue
         todo.setdefault(key, (path, roots))
     if len(todo) < 2:
@@ -306,6 +322,10 @@ def prefetch_meshes(jobs, extract=mesh_arrays) -> None:
     lim = limits()
     results = run_many([(_job, (*todo[k], lim, extract)) for k in keys])
     for k, r in zip(keys, results, strict=True):
-        if not isinstance(r, WorkerUnavailable):
-            _remember(k, ("error", _as_refusal(r)) if isinstance(r, BaseException)
-                      else ("ok", r))
+        if isinstance(r, WorkerUnavailable):
+            continue
+        if isinstance(r, BaseException):
+            _note(_REFUSED, k, _as_refusal(r))
+        else:
+            with _LOCK:
+                _READY[k] = r
