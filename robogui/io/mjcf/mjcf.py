@@ -328,13 +328,15 @@ def load_mjcf(path: str | os.PathLike, tip: str | None = None) -> Robot:
     """The serial chain of a MuJoCo MJCF file from the world to ``tip`` (a body or site
     name; None: the flange by the default-tip rule, RobotFileError listing the choices
     when it is ambiguous). Compiled by the ``mujoco`` package; cached by (path, mtime,
-    size, tip)."""
+    size, tip, limits)."""
     path = Path(path)
     try:
         st = path.stat()
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, tip)
+    from robogui.engine.limits import limits
+
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, tip, limits())
     hit = _cache.get(key)
     if hit is not None:
         return hit
