@@ -16,8 +16,8 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["RefusedFile", "read_guarded", "confine", "check_regular", "refuse_url",
-           "URL_SCHEMES"]
+__all__ = ["RefusedFile", "read_guarded", "read_head", "confine", "check_regular",
+           "refuse_url", "URL_SCHEMES"]
 
 URL_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://", "smb://", "sftp://",
                "data:")
@@ -31,6 +31,9 @@ class RefusedFile(OSError):
 
     def __str__(self) -> str:
         return f"{self.filename}: {self.strerror}"
+
+    def __reduce__(self):  # crosses from a bounded worker process (engine/bounded_work)
+        return (RefusedFile, (self.strerror, self.filename))
 
 
 def _kind(mode: int) -> str | None:
@@ -126,5 +129,23 @@ def read_guarded(path, max_bytes: int, roots: Iterable | None = None) -> bytes:
                 raise RefusedFile(f"more than the limit of {max_bytes / 2**20:.0f} MiB for "
                                   "this kind of file (see docs/security.md to raise it)", path)
         return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_head(path, n: int = 4096) -> bytes:
+    """The first ``n`` bytes of the regular file ``path`` (to sniff its format), read as
+    :func:`read_guarded` reads: never blocking on a FIFO or device. Raises RefusedFile
+    (an OSError) or OSError."""
+    refuse_url(str(path))
+    check_regular(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | \
+        getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        kind = _kind(os.fstat(fd).st_mode)
+        if kind:
+            raise RefusedFile(f"{kind}, not a regular file", path)
+        return os.read(fd, n)
     finally:
         os.close(fd)

@@ -6,15 +6,26 @@ file declares (binary STL, PLY headers) or can hold (OBJ, ASCII STL: by its line
 checked against the triangle limit, and a compressed mesh (zip, zae) against the size its
 members inflate to. Files a mesh references (OBJ materials, DAE and glTF textures and
 buffers) are read through the same opener, confined to the same folders.
+
+:func:`read_mesh_arrays` (what the visuals and the collision meshes use) does all of that
+in a worker process of :mod:`robogui.engine.bounded_work`, so the parse itself is bounded
+too: its memory by the worker's address-space cap, its wall time by killing the worker.
+The worker sends back plain arrays (:func:`mesh_arrays`), which the callers cache;
+:func:`prefetch_meshes` reads a robot's meshes two at a time before the caller asks for
+them one by one, and a refusal is remembered by path, modification time, size, folders
+and limits.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
 import struct
+import threading
 import time
 import zipfile
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -22,9 +33,10 @@ import numpy as np
 from . import bounds
 from .collada import trim_collada
 from .guarded_open import RefusedFile, read_guarded
-from .limits import ENV, limits
+from .limits import ENV, Limits, limits, set_limits
 
-__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices"]
+__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices", "check_counts", "mesh_arrays",
+           "read_mesh_arrays", "prefetch_meshes"]
 
 
 class MeshRefused(ValueError):
@@ -63,6 +75,12 @@ def _check_counts(raw: bytes, suffix: str) -> None:
         n = raw.count(b"\nf ")
         if n > cap:
             raise MeshRefused(_tri_limit_msg(n, "holds"))
+
+
+def check_counts(raw: bytes, suffix: str) -> None:
+    """Raise MeshRefused when the mesh bytes ``raw`` (a file ending in ``suffix``: .stl,
+    .ply, .obj) declare or hold more triangles than the limit, or lie about their count."""
+    _check_counts(raw, suffix)
 
 
 def _check_zip(raw: bytes) -> None:
@@ -159,3 +177,155 @@ def check_vertices(verts: np.ndarray) -> None:
     if worst > bounds.MAX_LENGTH:
         raise MeshRefused(f"a vertex lies {worst:g} m from its frame, past the bound of "
                           f"{bounds.MAX_LENGTH:g} m (docs/bounds.md)")
+
+
+# -- bounded reading in a worker process -------------------------------------------------------
+def mesh_arrays(loaded, fix: np.ndarray, source=None):
+    """(vertices (v, 3) float64 m, faces (f, 3) int64, colours (v, 4) float32) of what
+    :func:`load_mesh_guarded` returned: a scene's parts placed by their transforms and by
+    ``fix`` (COLLADA unit and up axis), each part's material colour on its vertices (NaN
+    where the part has none: the caller's colour is used). Raises ValueError when there
+    are no triangles."""
+    import trimesh
+
+    if isinstance(loaded, trimesh.Scene):
+        parts = []
+        for name in loaded.graph.nodes_geometry:
+            T, gname = loaded.graph[name]
+            geom = loaded.geometry[gname]
+            if isinstance(geom, trimesh.Trimesh):
+                parts.append((geom, T))
+    elif isinstance(loaded, trimesh.Trimesh):
+        parts = [(loaded, np.eye(4))]
+    else:
+        parts = []
+    # no copy more than needed: a mesh near the triangle cap must fit the memory budget
+    vs, fs, cs, off = [], [], [], 0
+    for mesh, T in parts:
+        T = fix @ T
+        v = np.asarray(mesh.vertices, dtype=np.float64)
+        if not np.array_equal(T, np.eye(4)):
+            v = v @ T[:3, :3].T + T[:3, 3]
+        f = np.asarray(mesh.faces, dtype=np.int64)
+        vs.append(v)
+        fs.append(f + off if off else f)
+        cs.append(np.broadcast_to(_mesh_color(mesh).astype(np.float32), (len(v), 4)))
+        off += len(v)
+    if not vs or not sum(len(f) for f in fs):
+        raise ValueError("no triangles in the file")
+    if len(vs) == 1:
+        return vs[0], fs[0], np.ascontiguousarray(cs[0])
+    return (np.vstack(vs), np.vstack(fs), np.vstack(cs))
+
+
+def _mesh_color(mesh) -> np.ndarray:
+    """One RGBA (4,) in 0..1 for a mesh: its material's main colour, else NaN."""
+    vis = getattr(mesh, "visual", None)
+    mat = getattr(vis, "material", None)
+    c = getattr(mat, "main_color", None)
+    if c is None:
+        return np.full(4, np.nan)
+    c = np.asarray(c, dtype=np.float64).ravel()[:4] / 255.0
+    return c if c.size == 4 else np.full(4, np.nan)
+
+
+def _job(path: str, roots: tuple, lim: Limits, extract):
+    """What the worker runs: the guarded load under the caller's limits, then ``extract``."""
+    set_limits(**{f: getattr(lim, f) for f in lim.__dataclass_fields__})
+    loaded, fix = load_mesh_guarded(path, roots)
+    return extract(loaded, fix, (path, roots))
+
+
+# The callers keep the arrays they make of a mesh in their own caches; here only what
+# they have not taken yet is kept: prefetched arrays until asked for (then handed over),
+# refusals (small; a file that ran into the time limit is not read again), and which
+# files were handed over (so a prefetch of a reopened robot reads nothing).
+_READY: dict = {}
+_REFUSED: OrderedDict = OrderedDict()
+_HANDED: OrderedDict = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _key(path: str, roots: tuple, extract):
+    st = os.stat(path)
+    return (path, st.st_mtime_ns, st.st_size, tuple(roots), limits(),
+            getattr(extract, "__module__", ""), getattr(extract, "__qualname__", ""))
+
+
+def _note(table: OrderedDict, key, value=True) -> None:
+    with _LOCK:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > 1024:
+            table.popitem(last=False)
+
+
+def _as_refusal(exc: BaseException) -> BaseException:
+    from .bounded_work import WorkLimitExceeded
+
+    if isinstance(exc, WorkLimitExceeded):
+        return MeshRefused(f"reading the mesh {exc}")
+    return exc
+
+
+def read_mesh_arrays(path, roots=(), extract=mesh_arrays):
+    """``extract(*load_mesh_guarded(path, roots), (path, roots))`` (default:
+    :func:`mesh_arrays`) computed in a bounded worker process (or taken from
+    :func:`prefetch_meshes`). Raises RefusedFile (an OSError) for a refused path, MeshRefused past a limit (the time limit and the
+    memory budget included, named with their variables), and the parser's own errors for
+    a broken file; a refusal is remembered for the same file and limits. ``extract`` must
+    be a module-level function. The caller owns the arrays (and caches them if it wants)."""
+    from .bounded_work import WorkerUnavailable, run_bounded
+
+    path = os.fspath(path)
+    roots = tuple(roots)
+    key = _key(path, roots, extract)
+    with _LOCK:
+        refused = _REFUSED.get(key)
+        ready = _READY.pop(key, None)
+    if refused is not None:
+        raise refused
+    if ready is None:
+        try:
+            ready = run_bounded(_job, path, roots, limits(), extract)
+        except WorkerUnavailable:
+            raise  # not the file's fault: not remembered
+        except Exception as exc:
+            refusal = _as_refusal(exc)
+            _note(_REFUSED, key, refusal)
+            raise refusal from None
+    _note(_HANDED, key)
+    return ready
+
+
+def prefetch_meshes(jobs, extract=mesh_arrays) -> None:
+    """Read the mesh files ``jobs`` (an iterable of (path, roots)) two at a time in the
+    bounded workers, so that :func:`read_mesh_arrays` finds them; files already handed
+    over or refused (a reopened robot) are not read again, and files that do not exist
+    are left to it (it names them)."""
+    from .bounded_work import WorkerUnavailable, run_many
+
+    todo = {}
+    for path, roots in jobs:
+        path, roots = os.fspath(path), tuple(roots)
+        try:
+            key = _key(path, roots, extract)
+        except OSError:
+            continue
+        with _LOCK:
+            if key in _HANDED or key in _REFUSED or key in _READY:
+                continue
+        todo.setdefault(key, (path, roots))
+    if len(todo) < 2:
+        return  # one file: read_mesh_arrays reads it when asked
+    keys = list(todo)
+    lim = limits()
+    results = run_many([(_job, (*todo[k], lim, extract)) for k in keys])
+    for k, r in zip(keys, results, strict=True):
+        if isinstance(r, WorkerUnavailable):
+            continue
+        if isinstance(r, BaseException):
+            _note(_REFUSED, k, _as_refusal(r))
+        else:
+            with _LOCK:
+                _READY[k] = r

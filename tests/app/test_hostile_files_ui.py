@@ -19,7 +19,9 @@ SUBSET = ["xacro-code-popen.xacro", "xacro-code-string-bomb.xacro",
           "xacro-read-entity.xacro",
           "urdf-number-mimic-multiplier-nan.urdf", "urdf-number-limit-1e308.urdf",
           "urdf-number-rpy-four-values.urdf", "urdf-duplicate-link.urdf",
-          "urdf-motor-word.urdf", "urdf-chain-300-joints.urdf"]
+          "urdf-motor-word.urdf", "urdf-chain-300-joints.urdf",
+          "mjcf-include-etc-passwd.xml", "mjcf-include-loop.xml",
+          "mjcf-replicate-100000-bodies.xml", "mjcf-nan-pos.xml"]
 
 
 def test_hostile_files_through_file_open_keep_the_state(window, session, errors,

@@ -20,7 +20,7 @@ SMALL = ["--size", "64x48"]
 REFUSED = ["xacro-code-popen.xacro", "xacro-bomb-recursive-macro.xacro",
            "xacro-read-yaml-etc-passwd.xacro", "xacro-read-include-file-url.xacro",
            "urdf-number-mimic-multiplier-nan.urdf", "urdf-duplicate-joint.urdf",
-           "urdf-chain-300-joints.urdf"]
+           "urdf-chain-300-joints.urdf", "mjcf-mesh-dotdot.xml"]
 
 
 @pytest.mark.parametrize("name", REFUSED)

@@ -186,3 +186,150 @@ def test_long_and_dotted_robot_names_load_without_reaching_outside(tmp_path):
         path.write_text(base.replace('name="hostile"', f'name="{name}"'))
         robot = load_robot(path)
         assert "outside" not in robot.poses
+
+
+# -- the parse itself bounded: a worker process with a memory budget and a wall time ---------
+def _worker_pids() -> list[int]:
+    """Live bounded-work processes started by this test process."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text()
+            cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(status.split("PPid:")[1].split()[0])
+        state = status.split("State:")[1].split()[0]
+        if ppid == os.getpid() and b"bounded_work" in cmd and state != "Z":
+            out.append(int(entry))
+    return out
+
+
+def test_a_mesh_that_parses_too_long_is_stopped_at_the_time_limit():
+    from robogui.engine.bounded_work import WORKERS
+    from robogui.engine.collision_detection.meshes import read_mesh
+
+    set_limits(seconds=0.5)
+    path = HOSTILE / "mesh-dae-slow-nodes.urdf"
+    vs = load_visuals(load_robot(path))
+    assert len(vs.warnings) == 1, vs.warnings
+    assert "meshes/slow-nodes.dae" in vs.warnings[0]
+    assert ("took more than 0.5 s, the time limit (raise it with ROBOGUI_LIMIT_SECONDS=SECONDS)"
+            in vs.warnings[0])
+    # the worker that was parsing it is gone, not still working in the background
+    assert len(_worker_pids()) <= WORKERS
+    mesh = HOSTILE / "meshes" / "slow-nodes.dae"
+    with pytest.raises(ValueError, match="slow-nodes.dae: mesh refused: reading the mesh took "
+                                         "more than 0.5 s"):
+        read_mesh(mesh)
+    # a fresh worker reads the next file
+    cube = load_visuals(load_robot(HOSTILE / "visual-mesh-scale-nan.urdf"))
+    assert "not a finite number" in cube.warnings[0] or "nan" in cube.warnings[0]
+
+
+def _big_stl(path: Path, triangles: int) -> Path:
+    import numpy as np
+
+    rec = np.zeros(triangles, dtype=[("n", "<f4", 3), ("v", "<f4", (3, 3)), ("a", "<u2")])
+    rec["v"] = np.random.default_rng(0).random((triangles, 3, 3), dtype=np.float32)
+    with open(path, "wb") as fh:
+        fh.write(b"big".ljust(80, b" ") + np.uint32(triangles).tobytes() + rec.tobytes())
+    return path
+
+
+def test_a_mesh_past_the_memory_budget_is_refused_naming_the_budget(tmp_path):
+    _big_stl(tmp_path / "big.stl", 200_000)  # 10 MB, under the size and triangle caps
+    set_limits(memory=8 * 2**20)
+    vs = load_visuals(load_robot(_robot_with_mesh(tmp_path, "big.stl")))
+    assert len(vs.warnings) == 1 and "big.stl" in vs.warnings[0], vs.warnings
+    assert ("needs more than 8 MiB, the memory budget (raise it with "
+            "ROBOGUI_LIMIT_MEMORY_MB=MIB)") in vs.warnings[0]
+    set_limits(memory=2 * 2**30, seconds=120.0)  # the default budget: the same file reads
+    assert len(load_visuals(load_robot(tmp_path / "arm.urdf")).meshes) == 1
+
+
+def test_the_memory_budget_is_set_by_its_environment_variable(tmp_path):
+    import subprocess
+    import sys
+
+    _big_stl(tmp_path / "big.stl", 200_000)
+    robot = _robot_with_mesh(tmp_path, "big.stl")
+    code = ("import sys; from robogui.io.robotfile import load_robot; "
+            "from robogui.session.geometry.visual_meshes import load_visuals; "
+            "print(load_visuals(load_robot(sys.argv[1])).warnings)")
+    env = dict(os.environ, ROBOGUI_LIMIT_MEMORY_MB="8",
+               PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    out = subprocess.run([sys.executable, "-c", code, str(robot)], env=env, text=True,
+                         capture_output=True, timeout=300)
+    assert "needs more than 8 MiB, the memory budget" in out.stdout, out.stderr[-2000:]
+
+
+# -- MJCF: MuJoCo's compiler reads only what robogui read for it, bounded --------------------
+@pytest.mark.parametrize("name, words", [
+    ("mjcf-include-etc-passwd.xml", "<include> /etc/passwd: outside the robot's folders"),
+    ("mjcf-include-dotdot.xml", "'..' leads outside the robot's folders"),
+    ("mjcf-include-loop.xml", "an include loop (mjcf-include-loop.xml -> parts/mjcf-loop.xml "
+                              "-> parts/mjcf-loop.xml)"),
+    ("mjcf-mesh-absolute.xml", "<mesh> /etc/passwd: outside the robot's folders"),
+    ("mjcf-meshdir-outside.xml", "<mesh> /etc/passwd.stl: outside the robot's folders"),
+    ("mjcf-hfield-dev-zero.xml", "<hfield> /dev/zero: outside the robot's folders"),
+    ("mjcf-mesh-huge-count.xml", "4,000,000,000 triangles, more than the limit of 5,000,000"),
+    ("mjcf-nan-pos.xml", "<body name='link2'> pos: nan is not a finite number"),
+    ("mjcf-replicate-100000-bodies.xml", "more than 4,096 bodies, the limit (raise it with "
+                                         "ROBOGUI_LIMIT_LINKS=N)"),
+    ("mjcf-model-attach.xml", "attaching other model files is not supported"),
+])
+def test_hostile_mjcf_is_refused_naming_the_file_and_the_reason(name, words):
+    with pytest.raises(RobotFileError) as info:
+        load_robot(HOSTILE / name)
+    assert str(HOSTILE / name) in str(info.value) and words in str(info.value), info.value
+
+
+def test_an_mjcf_fifo_model_or_include_is_refused_without_blocking(tmp_path):
+    from robogui.io.mjcf.mjcf import is_mjcf
+
+    os.mkfifo(tmp_path / "arm.xml")
+    assert not is_mjcf(tmp_path / "arm.xml")
+    with pytest.raises(RobotFileError, match="a FIFO"):
+        load_robot(tmp_path / "arm.xml")
+    os.mkfifo(tmp_path / "pipe.xml")
+    (tmp_path / "top.xml").write_text((HOSTILE / "mjcf-include-etc-passwd.xml").read_text()
+                                      .replace("/etc/passwd", "pipe.xml"))
+    with pytest.raises(RobotFileError, match="<include> pipe.xml: a FIFO"):
+        load_robot(tmp_path / "top.xml")
+
+
+def test_an_mjcf_of_100000_bodies_is_refused_before_mujoco_builds_it(tmp_path):
+    path = tmp_path / "many.xml"
+    path.write_text((HOSTILE / "mjcf-nan-pos.xml").read_text().replace(
+        '<body name="link2" pos="nan 0 0"><joint name="j2"/><geom size="0.02"/></body>',
+        '<body><geom size="0.01"/></body>' * 100_000))
+    with pytest.raises(RobotFileError, match="more than 4,096 bodies"):
+        load_robot(path)
+
+
+def test_mujoco_compiles_within_the_time_limit_and_the_memory_budget():
+    from tests.mjcf_files import ARMS
+
+    if not ARMS:
+        pytest.skip("robosuite / dm_control assets not installed")
+    path = ARMS[0][1]  # robosuite's Panda: about a second of compiling its meshes
+    set_limits(seconds=0.05)
+    with pytest.raises(RobotFileError, match="compiling the model took more than 0.05 s, the "
+                                             "time limit"):
+        load_robot(path)
+    set_limits(seconds=120.0, memory=8 * 2**20)
+    with pytest.raises(RobotFileError, match="compiling the model needs more than 8 MiB, the "
+                                             "memory budget"):
+        load_robot(path)
+
+
+def test_an_mjcf_element_naming_a_file_robogui_does_not_check_is_refused(tmp_path):
+    path = tmp_path / "flex.xml"
+    path.write_text((HOSTILE / "mjcf-nan-pos.xml").read_text().replace(
+        '<body name="link2" pos="nan 0 0"><joint name="j2"/><geom size="0.02"/></body>',
+        '<flexcomp name="f" type="mesh" file="/etc/passwd" dim="2"/>'))
+    with pytest.raises(RobotFileError, match="<flexcomp> names a file robogui does not read"):
+        load_robot(path)

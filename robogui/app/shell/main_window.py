@@ -21,6 +21,7 @@ from ..application import create_app  # noqa: F401  (re-exported: render, tests,
 from ..bindings import bind_checkbox, field_ref
 from ..files import library
 from ..files.gallery import install_gallery
+from ..files.package_folders import install_package_folders
 from ..interaction.view_tools import install_view_tools
 from ..panels.dh_table import DHTable
 from ..panels.joint_panel import JointPanel
@@ -188,6 +189,8 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
         self.file_drop = FileDrop(self)  # robot files, programs, trajectories dropped in
         self.cell_tools = install_cell(self)  # the work cell: view, Cell dock, File > Work cell
         self.live_collisions = install_live_collisions(self)  # contacts red, stop before contact
+        # Settings > Package folders; a missing package's error offers to locate it
+        self.package_folders = install_package_folders(self)
         session.events.robot.connect(self._on_robot)
         self.destroyed.connect(lambda *_: session.events.robot.disconnect(self._on_robot))
         self._on_robot(session.robot)
@@ -528,8 +531,12 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
     its runtime file at ``token_file``. ``cell`` (a .cell file) opens at start, with the
     robot it names when ``cell_robot``.
     """
+    from robogui.engine.bounded_work import warm_up
+
     from .errors import install_excepthook
 
+    if reopen_last or any(v.kind == "mesh" for v in getattr(session.robot, "visuals", ())):
+        warm_up()  # the mesh-reading worker processes start while the window is built
     app = create_app()
     win = MainWindow(session, restore=restore, defer_plots=True)
     install_excepthook(win.error_presenter)

@@ -32,6 +32,7 @@ class RobotOpening:
 
     def open_robot(self, name_or_path: str | Path) -> bool:
         """Load a library robot or file; on failure show the error and keep the robot."""
+        self.opening = name_or_path  # what "Locate package NAME..." opens again
         ok = library.load_into_session(
             self.session, name_or_path, self.error_presenter,
             lambda p, c: library.ask_tip(self, p, c, self.settings.tip_for(p)),

@@ -1,4 +1,5 @@
-"""Persistent preferences with QSettings: window geometry and docks, units, recent files."""
+"""Persistent preferences with QSettings: window geometry and docks, units, recent files,
+package folders."""
 
 from __future__ import annotations
 
@@ -185,6 +186,22 @@ class Settings:
         every.pop(key, None)
         every[key] = {str(k): str(v) for k, v in args.items()}
         self.q.setValue("xacro/args", dict(list(every.items())[-MAX_RECENT * 4:]))
+
+    # -- package folders (Settings > Package folders) ----------------------------------------
+    def package_folders(self) -> list[str]:
+        """The folders (or NAME=DIR) remembered for package://NAME and $(find NAME)."""
+        raw = self.q.value("packages/folders", [])
+        if isinstance(raw, str):  # QSettings gives a lone string for a one-element list
+            raw = [raw] if raw else []
+        return [str(p) for p in (raw or []) if str(p)]
+
+    def set_package_folders(self, folders) -> None:
+        """Remember ``folders`` (in order, no duplicates, at most 64)."""
+        out: list[str] = []
+        for f in folders:
+            if str(f) and str(f) not in out:
+                out.append(str(f))
+        self.q.setValue("packages/folders", out[:64])
 
     def sync(self) -> None:
         self.q.sync()

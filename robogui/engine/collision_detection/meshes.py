@@ -3,8 +3,9 @@ transforms (and a COLLADA file's unit and up axis) applied, scaled; cached by pa
 and size.
 
 Reading goes through :mod:`robogui.engine.mesh_guard`, as the visuals do: a regular file,
-the size, triangle and time limits of docs/security.md checked before trimesh allocates,
-the files a mesh references read inside its own folder. A refused or broken file raises
+the size and triangle limits of docs/security.md checked before trimesh allocates, the
+parse itself in a worker process held to the time limit and the memory budget, the files a
+mesh references read inside its own folder. A refused or broken file raises
 ``ValueError`` naming it.
 """
 
@@ -17,7 +18,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ..limits import limits
-from ..mesh_guard import MeshRefused, load_mesh_guarded
+from ..mesh_guard import MeshRefused, read_mesh_arrays
 
 __all__ = ["read_mesh"]
 
@@ -28,8 +29,6 @@ _LOCK = threading.Lock()
 def read_mesh(path, scale=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     """(vertices (v, 3) float64 m, faces (f, 3) int64) of a mesh file, scaled by ``scale``
     (3,). Raises ValueError naming the file when it cannot be read or has no triangles."""
-    import trimesh
-
     path = os.fspath(path)
     try:
         st = os.stat(path)
@@ -39,33 +38,14 @@ def read_mesh(path, scale=(1.0, 1.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
     with _LOCK:
         hit = _CACHE.get(key)
     if hit is None:
-        try:
-            loaded, fix = load_mesh_guarded(path)
+        try:  # parsed in a bounded worker process (time and memory limits)
+            v, f, _ = read_mesh_arrays(path)
         except (OSError, MeshRefused) as exc:
             raise ValueError(f"{path}: mesh refused: {exc}") from None
         except Exception as exc:  # trimesh raises many kinds for a broken file
+            if str(exc) == "no triangles in the file":
+                raise ValueError(f"{path}: no triangles in the mesh file") from None
             raise ValueError(f"{path}: not a mesh trimesh can read ({exc})") from None
-        if isinstance(loaded, trimesh.Scene):
-            parts = []
-            for name in loaded.graph.nodes_geometry:
-                T, gname = loaded.graph[name]
-                geom = loaded.geometry[gname]
-                if isinstance(geom, trimesh.Trimesh):
-                    parts.append((geom, T))
-        elif isinstance(loaded, trimesh.Trimesh):
-            parts = [(loaded, np.eye(4))]
-        else:
-            parts = []
-        vs, fs, off = [], [], 0
-        for mesh, T in parts:
-            T = fix @ T
-            v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
-            vs.append(v)
-            fs.append(np.asarray(mesh.faces, dtype=np.int64) + off)
-            off += len(v)
-        if not vs or not sum(len(f) for f in fs):
-            raise ValueError(f"{path}: no triangles in the mesh file")
-        v, f = np.vstack(vs), np.vstack(fs)
         if not np.all(np.isfinite(v)):  # a finite file scaled by its COLLADA unit
             raise ValueError(f"{path}: a vertex is not a finite number")
         hit = (v, f)

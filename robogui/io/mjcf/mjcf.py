@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from robogui.engine import bounds
+from robogui.engine.guarded_open import check_regular, read_head
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 
@@ -44,10 +45,10 @@ _FREE, _BALL, _SLIDE, _HINGE = 0, 1, 2, 3
 
 
 def is_mjcf(path: str | os.PathLike) -> bool:
-    """True when the file's root element is ``<mujoco>`` (read from its first 4 KiB)."""
+    """True when the file's root element is ``<mujoco>`` (read from its first 4 KiB,
+    through the guarded opener: a FIFO or device is never read, and is not MJCF)."""
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
+        head = read_head(path, 4096)
     except OSError:
         return False
     import re
@@ -56,28 +57,35 @@ def is_mjcf(path: str | os.PathLike) -> bool:
     return text.lstrip().startswith(b"<mujoco")
 
 
+_compiled: dict = {}
+
+
 def _compile(path: Path):
-    """(MjSpec, MjModel) of the file, or RobotFileError with MuJoCo's own message."""
-    import mujoco
+    """(spec info, MjModel) of the file, read and compiled under the file rules of
+    docs/security.md (:mod:`robogui.io.mjcf.mjcf_guard`), or RobotFileError naming the
+    file with the reason (MuJoCo's own message when it cannot compile the model)."""
+    from robogui.engine.limits import limits
 
     try:
-        size = path.stat().st_size
+        st = check_regular(path)
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
-    if size == 0:
+    if st.st_size == 0:
         raise RobotFileError("the file is empty", path)
-    if size > bounds.MAX_FILE_BYTES:
-        raise RobotFileError(f"the file is {size / 2**20:.1f} MiB; a robot file is at most "
-                             f"{bounds.MAX_FILE_BYTES // 2**20} MiB", path)
+    if st.st_size > bounds.MAX_FILE_BYTES:
+        raise RobotFileError(f"the file is {st.st_size / 2**20:.1f} MiB; a robot file is at "
+                             f"most {bounds.MAX_FILE_BYTES // 2**20} MiB", path)
     if not is_mjcf(path):
         raise RobotFileError("the root element is not <mujoco>: not an MJCF model", path)
-    try:
-        spec = mujoco.MjSpec.from_file(str(path))
-        model = spec.compile()
-    except Exception as exc:  # mujoco raises ValueError and others, all "cannot compile"
-        text = " ".join(str(exc).split())
-        raise RobotFileError(f"MuJoCo cannot compile the model: {text}", path) from None
-    return spec, model
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, limits())
+    hit = _compiled.get(key)
+    if hit is None:
+        from .mjcf_guard import compile_guarded
+
+        hit = compile_guarded(path)
+        _compiled.clear()  # one model kept: the tip chooser and the loader ask in turn
+        _compiled[key] = hit
+    return hit
 
 
 class _Tree:
@@ -320,13 +328,15 @@ def load_mjcf(path: str | os.PathLike, tip: str | None = None) -> Robot:
     """The serial chain of a MuJoCo MJCF file from the world to ``tip`` (a body or site
     name; None: the flange by the default-tip rule, RobotFileError listing the choices
     when it is ambiguous). Compiled by the ``mujoco`` package; cached by (path, mtime,
-    size, tip)."""
+    size, tip, limits)."""
     path = Path(path)
     try:
         st = path.stat()
     except OSError as exc:
         raise RobotFileError(f"cannot read the file ({exc.strerror or exc})", path) from None
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, tip)
+    from robogui.engine.limits import limits
+
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size, tip, limits())
     hit = _cache.get(key)
     if hit is not None:
         return hit

@@ -55,7 +55,7 @@ from .urdf_checks import check_urdf
 from .xacro_expand import expand_xacro
 
 __all__ = ["load_urdf", "urdf_tips", "urdf_tip_choices", "read_urdf_xml", "set_package_path",
-           "add_package_path", "set_xacro_args",
+           "add_package_path", "package_path", "set_xacro_args",
            "URDF_SUFFIXES"]
 
 URDF_SUFFIXES = (".urdf", ".xacro")
@@ -534,6 +534,11 @@ def add_package_path(paths: Sequence[str]) -> None:
     """Add folders (or NAME=DIR) to those :func:`set_package_path` set, keeping them (the
     robot gallery adds the package folders a packaged robot needs)."""
     _package_path.extend(p for p in map(str, paths) if p not in _package_path)
+
+
+def package_path() -> list[str]:
+    """The folders (or NAME=DIR) :func:`set_package_path` gave, in order."""
+    return list(_package_path)
 
 
 def set_xacro_args(args: Mapping[str, str]) -> None:

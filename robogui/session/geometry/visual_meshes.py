@@ -26,7 +26,7 @@ import numpy as np
 from robogui.engine.collada import trim_collada
 from robogui.engine.guarded_open import read_guarded
 from robogui.engine.limits import limits
-from robogui.engine.mesh_guard import MeshRefused, check_vertices, load_mesh_guarded
+from robogui.engine.mesh_guard import MeshRefused, check_vertices, prefetch_meshes, read_mesh_arrays
 
 from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_terms
 
@@ -94,23 +94,18 @@ _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _read_mesh(path: str, roots: tuple = ()):
-    """(vertices, faces, terms) of a mesh file, scene transforms applied, ``terms`` (v, 10)
-    the material per vertex (:func:`~.mesh_looks.vertex_terms`: diffuse RGBA, ambient,
-    specular; NaN unknown); cached. Read through :mod:`robogui.engine.mesh_guard` inside
-    the folders ``roots``; a COLLADA file's ambient and specular terms from its bytes,
-    read through the same guarded opener (trimesh keeps only the diffuse term)."""
+def look_arrays(loaded, fix: np.ndarray, source) -> tuple:
+    """(vertices (v, 3) m, faces (f, 3), terms (v, 10)) of what the guarded loader read from
+    ``source`` = (path, roots): the scene's parts placed (their transforms and ``fix``,
+    COLLADA's unit and up axis; a mirroring node's faces turned to stay outward), and
+    per vertex the material (:func:`~.mesh_looks.vertex_terms`), a COLLADA file's ambient
+    and specular terms read from its bytes (trimesh keeps only the diffuse term). Runs in
+    the mesh worker (:func:`robogui.engine.mesh_guard.read_mesh_arrays`'s ``extract``)."""
     import trimesh
 
-    st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size, roots, limits())
-    with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            return hit
-    loaded, fix = load_mesh_guarded(path, roots)  # COLLADA unit and up axis applied
+    path, roots = source
     effects = []
-    if path.lower().endswith(".dae"):
+    if str(path).lower().endswith(".dae"):
         raw = read_guarded(path, limits().mesh_bytes, roots or (os.path.dirname(path),))
         effects = dae_effects(trim_collada(raw)[0])
     if isinstance(loaded, trimesh.Scene):
@@ -133,10 +128,26 @@ def _read_mesh(path: str, roots: tuple = ()):
         fs.append(f + off)
         cs.append(vertex_terms(mesh, effects))
         off += len(v)
-    if not vs:
+    if not vs or not sum(len(f) for f in fs):
         raise ValueError("no triangles in the file")
-    out = (np.vstack(vs).astype(np.float32), np.vstack(fs).astype(np.uint32),
-           np.vstack(cs).astype(np.float32))
+    return np.vstack(vs), np.vstack(fs), np.vstack(cs).astype(np.float32)
+
+
+def _read_mesh(path: str, roots: tuple = ()):
+    """(vertices, faces, terms) of a mesh file, scene transforms applied, ``terms`` (v, 10)
+    the material per vertex (:func:`~.mesh_looks.vertex_terms`: diffuse RGBA, ambient,
+    specular; NaN unknown); cached. Parsed by :func:`look_arrays` in a bounded worker
+    process (:mod:`robogui.engine.mesh_guard`: time and memory limits) inside the folders
+    ``roots``."""
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size, roots, limits())
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            return hit
+    # parsed in a bounded worker process (time and memory limits), COLLADA units applied
+    v, f, c = read_mesh_arrays(path, roots, extract=look_arrays)
+    out = (v.astype(np.float32), f.astype(np.uint32), c.astype(np.float32))
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > 256:
@@ -221,6 +232,9 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     all, past it each mesh decimated in proportion (at least 200 faces each)."""
     out = VisualSet()
     raw = []
+    prefetch_meshes(((v.filename, tuple(getattr(v, "roots", ()))) for v in robot.visuals
+                     if v.kind == "mesh" and v.filename and not getattr(v, "problem", "")),
+                    extract=look_arrays)
     for v in robot.visuals:
         try:
             if getattr(v, "problem", ""):

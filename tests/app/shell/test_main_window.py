@@ -84,7 +84,7 @@ def test_library_picker_and_files(window, session, settings, tmp_path):
 
 def test_menus_and_view_toggles(window, session):
     titles = [a.text().replace("&", "") for a in window.menuBar().actions()]
-    assert titles == ["File", "Edit", "Robot", "View", "Help"]
+    assert titles == ["File", "Edit", "Robot", "View", "Settings", "Help"]
     act = window.toggle_actions["show_shadow"]
     assert act.isChecked()
     act.trigger()

@@ -232,6 +232,7 @@ def files() -> dict[str, bytes | str]:
         "obj-nan": "meshes/nan.obj", "obj-mtl-outside": "meshes/mtl-outside.obj",
         "dae-entity": "meshes/entity.dae", "zip-not-zip": "meshes/not-a-zip.zip",
         "missing": "meshes/nothing-here.stl", "directory": "meshes",
+        "dae-slow-nodes": "meshes/slow-nodes.dae",
     }
     for name, target in meshes.items():
         out[f"mesh-{name}.urdf"] = urdf("", _visual(f'<mesh filename="{target}"/>'))
@@ -253,7 +254,76 @@ def files() -> dict[str, bytes | str]:
     out["meshes/entity.dae"] = ('<?xml version="1.0"?><!DOCTYPE c [<!ENTITY x SYSTEM '
                                 '"file:///etc/passwd">]><COLLADA>&x;</COLLADA>\n')
     out["meshes/not-a-zip.zip"] = b"PK\x03\x04 not really a zip"
+    out["meshes/slow-nodes.dae"] = _slow_collada()
+    out.update(_mjcf())
     return out
+
+
+def mjcf(body: str, head: str = "") -> str:
+    """A one-joint MuJoCo arm with ``head`` before its world body and ``body`` inside it."""
+    return ('<?xml version="1.0"?>\n<mujoco model="hostile">' + head +
+            '<worldbody><body name="link1"><joint name="j1" axis="0 0 1"/>'
+            '<geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>' + body +
+            '</body></worldbody></mujoco>\n')
+
+
+def _mjcf() -> dict[str, str]:
+    """MJCF files (``mjcf-*.xml``): MuJoCo's compiler would read anything they name."""
+    mesh = '<geom type="mesh" mesh="m"/>'
+    out = {
+        "mjcf-include-etc-passwd.xml": mjcf("", '<include file="/etc/passwd"/>'),
+        "mjcf-include-proc.xml": mjcf("", '<include file="/proc/self/environ"/>'),
+        "mjcf-include-dotdot.xml": mjcf("", '<include file="../../../../../../etc/passwd"/>'),
+        "mjcf-include-loop.xml": mjcf("", '<include file="parts/mjcf-loop.xml"/>'),
+        "mjcf-include-self.xml": mjcf("", '<include file="mjcf-include-self.xml"/>'),
+        "mjcf-mesh-absolute.xml": mjcf(mesh, '<asset><mesh name="m" file="/etc/passwd"/>'
+                                             '</asset>'),
+        "mjcf-mesh-dotdot.xml": mjcf(mesh, '<asset><mesh name="m" file="../../../../../../'
+                                           'etc/passwd"/></asset>'),
+        "mjcf-meshdir-outside.xml": mjcf(mesh, '<compiler meshdir="/etc"/><asset><mesh '
+                                               'name="m" file="passwd.stl"/></asset>'),
+        "mjcf-mesh-huge-count.xml": mjcf(mesh, '<asset><mesh name="m" file="meshes/'
+                                               'huge-count.stl"/></asset>'),
+        "mjcf-mesh-missing.xml": mjcf(mesh, '<asset><mesh name="m" file="meshes/nothing-'
+                                            'here.stl"/></asset>'),
+        "mjcf-texture-outside.xml": mjcf("", '<asset><texture name="t" type="2d" '
+                                             'file="/etc/passwd"/></asset>'),
+        "mjcf-hfield-dev-zero.xml": mjcf("", '<asset><hfield name="h" file="/dev/zero"/>'
+                                             '</asset>'),
+        "mjcf-model-attach.xml": mjcf("", '<asset><model name="o" file="other.xml"/></asset>'),
+        "mjcf-entity.xml": ('<?xml version="1.0"?>\n<!DOCTYPE m [<!ENTITY x SYSTEM '
+                            '"file:///etc/passwd">]>\n' + mjcf("").split("\n", 1)[1]
+                            .replace('model="hostile"', 'model="&x;"')),
+        "mjcf-nan-pos.xml": mjcf('<body name="link2" pos="nan 0 0"><joint name="j2"/>'
+                                 '<geom size="0.02"/></body>'),
+        "mjcf-inf-range.xml": mjcf('<body name="link2" pos="0.3 0 0"><joint name="j2" '
+                                   'limited="true" range="-inf 1"/><geom size="0.02"/></body>'),
+        "mjcf-replicate-100000-bodies.xml": mjcf(
+            '<replicate count="100000" offset="0.001 0 0"><body><geom size="0.01"/></body>'
+            '</replicate>'),
+    }
+    out["parts/mjcf-loop.xml"] = ('<mujoco><include file="parts/mjcf-loop.xml"/>'
+                                  '</mujoco>\n')
+    return out
+
+
+def _slow_collada(nodes: int = 48_000) -> str:
+    """A 2 MB COLLADA file (20 KB in git) of one triangle placed by 48,000 scene nodes:
+    pycollada and trimesh spend about half a millisecond per node (24,000 took 11 s on an
+    idle machine), so it runs into the wall-time limit of 10 s however fast the machine."""
+    acc = ('<accessor source="#pa" count="3" stride="3"><param name="X" type="float"/>'
+           '<param name="Y" type="float"/><param name="Z" type="float"/></accessor>')
+    geom = ('<geometry id="g"><mesh><source id="p"><float_array id="pa" count="9">0 0 0 0.1 0 '
+            f'0 0 0.1 0</float_array><technique_common>{acc}</technique_common></source>'
+            '<vertices id="v"><input semantic="POSITION" source="#p"/></vertices>'
+            '<triangles count="1"><input semantic="VERTEX" source="#v" offset="0"/><p>0 1 2</p>'
+            '</triangles></mesh></geometry>')
+    node = '<node><instance_geometry url="#g"/></node>\n'
+    return ('<?xml version="1.0"?>\n<COLLADA xmlns="http://www.collada.org/2005/11/'
+            f'COLLADASchema" version="1.4.1"><library_geometries>{geom}</library_geometries>'
+            f'<library_visual_scenes><visual_scene id="s">\n{node * nodes}</visual_scene>'
+            '</library_visual_scenes><scene><instance_visual_scene url="#s"/></scene>'
+            '</COLLADA>\n')
 
 
 def main() -> None:
