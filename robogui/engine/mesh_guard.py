@@ -273,8 +273,9 @@ def read_mesh_arrays(path, roots=(), extract=mesh_arrays):
     :func:`mesh_arrays`) computed in a bounded worker process (or taken from
     :func:`prefetch_meshes`). Raises RefusedFile (an OSError) for a refused path,
     MeshRefused past a limit (the time limit and the memory budget included, named with
-    their variables), and the parser's own errors for a broken file; a refusal is remembered for the same file and limits. ``extract`` must
-    be a module-level function. The caller owns the arrays (and caches them if it wants)."""
+    their variables), and the parser's own errors for a broken file; a refusal is
+    remembered for the same file and limits. ``extract`` must be a module-level function.
+    The caller owns the arrays (and caches them if it wants)."""
     from .bounded_work import WorkerUnavailable, run_bounded
 
     path = os.fspath(path)
