@@ -41,6 +41,9 @@ __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 #: about 35 ms (29 fps): it stays whole (decimated meshes shade less cleanly), heavier
 #: robots are brought down to this
 FACE_BUDGET = 150_000
+#: triangles of one mesh past which it is decimated (to FACE_BUDGET) inside the bounded
+#: mesh worker: below it the app's process holds a mesh in well under the 2 GiB budget
+WORKER_DECIMATE = 1_000_000
 DEFAULT_RGBA = (0.72, 0.74, 0.78, 1.0)
 #: the view's look for a colour without material terms: ambient = 0.6 x diffuse, a
 #: neutral highlight
@@ -130,7 +133,10 @@ def look_arrays(loaded, fix: np.ndarray, source) -> tuple:
         off += len(v)
     if not vs or not sum(len(f) for f in fs):
         raise ValueError("no triangles in the file")
-    return np.vstack(vs), np.vstack(fs), np.vstack(cs).astype(np.float32)
+    v, f, c = np.vstack(vs), np.vstack(fs), np.vstack(cs).astype(np.float32)
+    # a mesh of millions of triangles is decimated here, inside the worker's time and
+    # memory budget, so the app's own process never holds such a mesh (docs/security.md)
+    return decimate(v, f, c, FACE_BUDGET) if len(f) > WORKER_DECIMATE else (v, f, c)
 
 
 def _read_mesh(path: str, roots: tuple = ()):
