@@ -175,6 +175,7 @@ def cell_screenshot(app) -> None:
     cell, program = demo_cell_files()
     win = window(app)
     win.cell_tools.open_at_start(cell)
+    win.cell_tools.show_panel()
     win.tasks.switch("teach")
     win.teach.program.load_from(program)
     win.teach.docks["program"].raise_()

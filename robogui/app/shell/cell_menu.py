@@ -35,18 +35,25 @@ class CellTools:
     recent_menu: QtWidgets.QMenu | None = None
 
     def open_at_start(self, path, *, with_robot: bool = True) -> bool:
-        """Open a cell given on the command line (``--cell``, ``--demo``): the Cell panel
-        comes forward and the camera takes in the robot and the cell."""
+        """Open a cell given on the command line (``--cell``, ``--demo``): the camera takes
+        in the robot and the cell."""
         ok = self.files.open_cell(path, with_robot=with_robot)
         if ok:
-            self.show_panel()
+            # the Cell panel stays where View > Cell panel puts it: at start the task's own
+            # panels keep their room (the status bar says the cell was opened)
             self.layer.view.fit_to_robot()
         return ok
 
     def show_panel(self) -> None:
-        """Show the Cell dock in front of its tab group."""
-        self.dock.show()
-        self.dock.raise_()
+        """Show the Cell dock in front of its tab group: tabbed with the Pose panel when
+        that is docked, so the joint sliders above keep their whole height."""
+        win, dock = self.dock.parentWidget(), self.dock
+        pose = getattr(win, "pose_dock", None)
+        if (pose is not None and not pose.isFloating() and not dock.isFloating()
+                and dock not in win.tabifiedDockWidgets(pose)):
+            win.tabifyDockWidget(pose, dock)
+        dock.show()
+        dock.raise_()
 
 
 class _CloseWatcher(QtCore.QObject):

@@ -468,11 +468,13 @@ class MainWindow(RobotOpening, QtWidgets.QMainWindow):
 
     def open_startup_files(self, program=None, trajectory=None, time_s=None) -> None:
         """Load a teach program and a CSV trajectory, then put the playhead at ``time_s``
-        (clamped to the trajectory); errors are reported and the rest goes on."""
+        (clamped to the trajectory); a program for this robot without a trajectory is
+        checked onto the timeline. Errors are reported and the rest goes on."""
         if self.teach is None:
             return
-        if program:
-            self.teach.program.load_from(program)
+        if program and self.teach.program.load_from(program) and not trajectory \
+                and not self.teach.state.program.check_robot(self.session.robot):
+            self.teach.program.check()  # on the timeline, ready to play (--demo)
         if trajectory:
             self.teach.timeline.load_csv(trajectory)
         if time_s is not None and self.session.trajectory is not None:
