@@ -28,7 +28,10 @@ def long_plots(qtbot, session, puma):
     qtbot.waitExposed(win)
     t = np.linspace(0.0, K / 1000.0, K)
     q = puma.pose("qn") + np.outer(np.sin(3.0 * t), [0.9, -0.5, 0.4, 0.8, 0.6, -1.0])
-    q[123_457, 0] += 0.3  # one sample off the smooth curve: a spike the plot must show
+    # one sample off the smooth curve, past everything else of q1 (a column of the envelope
+    # spans seconds of the sine here, so a smaller spike may sit inside its column's range):
+    # a spike the plot must show
+    q[123_457, 0] += 1.2
     session.set_trajectory(Trajectory(t, q))
     session.finish_change()
     qtbot.waitUntil(lambda: docks.runner.analysis is not None, timeout=120_000)
