@@ -35,8 +35,8 @@ from .collada import trim_collada
 from .guarded_open import RefusedFile, read_guarded
 from .limits import ENV, Limits, limits, set_limits
 
-__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices", "check_counts", "mesh_arrays",
-           "read_mesh_arrays", "prefetch_meshes"]
+__all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices", "scene_parts", "check_counts",
+           "mesh_arrays", "read_mesh_arrays", "prefetch_meshes"]
 
 
 class MeshRefused(ValueError):
@@ -180,12 +180,9 @@ def check_vertices(verts: np.ndarray) -> None:
 
 
 # -- bounded reading in a worker process -------------------------------------------------------
-def mesh_arrays(loaded, fix: np.ndarray, source=None):
-    """(vertices (v, 3) float64 m, faces (f, 3) int64, colours (v, 4) float32) of what
-    :func:`load_mesh_guarded` returned: a scene's parts placed by their transforms and by
-    ``fix`` (COLLADA unit and up axis), each part's material colour on its vertices (NaN
-    where the part has none: the caller's colour is used). Raises ValueError when there
-    are no triangles."""
+def scene_parts(loaded) -> list:
+    """(Trimesh, 4x4 placement) of every triangle mesh in what trimesh loaded: a scene's
+    geometry nodes with their transforms, or the one mesh with the identity."""
     import trimesh
 
     if isinstance(loaded, trimesh.Scene):
@@ -195,10 +192,17 @@ def mesh_arrays(loaded, fix: np.ndarray, source=None):
             geom = loaded.geometry[gname]
             if isinstance(geom, trimesh.Trimesh):
                 parts.append((geom, T))
-    elif isinstance(loaded, trimesh.Trimesh):
-        parts = [(loaded, np.eye(4))]
-    else:
-        parts = []
+        return parts
+    return [(loaded, np.eye(4))] if isinstance(loaded, trimesh.Trimesh) else []
+
+
+def mesh_arrays(loaded, fix: np.ndarray, source=None):
+    """(vertices (v, 3) float64 m, faces (f, 3) int64, colours (v, 4) float32) of what
+    :func:`load_mesh_guarded` returned: a scene's parts placed by their transforms and by
+    ``fix`` (COLLADA unit and up axis), each part's material colour on its vertices (NaN
+    where the part has none: the caller's colour is used). Raises ValueError when there
+    are no triangles."""
+    parts = scene_parts(loaded)
     # no copy more than needed: a mesh near the triangle cap must fit the memory budget
     vs, fs, cs, off = [], [], [], 0
     for mesh, T in parts:

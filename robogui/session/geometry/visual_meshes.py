@@ -26,7 +26,13 @@ import numpy as np
 from robogui.engine.collada import trim_collada
 from robogui.engine.guarded_open import read_guarded
 from robogui.engine.limits import limits
-from robogui.engine.mesh_guard import MeshRefused, check_vertices, prefetch_meshes, read_mesh_arrays
+from robogui.engine.mesh_guard import (
+    MeshRefused,
+    check_vertices,
+    prefetch_meshes,
+    read_mesh_arrays,
+    scene_parts,
+)
 
 from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_terms
 
@@ -104,24 +110,13 @@ def look_arrays(loaded, fix: np.ndarray, source) -> tuple:
     per vertex the material (:func:`~.mesh_looks.vertex_terms`), a COLLADA file's ambient
     and specular terms read from its bytes (trimesh keeps only the diffuse term). Runs in
     the mesh worker (:func:`robogui.engine.mesh_guard.read_mesh_arrays`'s ``extract``)."""
-    import trimesh
-
     path, roots = source
     effects = []
     if str(path).lower().endswith(".dae"):
         raw = read_guarded(path, limits().mesh_bytes, roots or (os.path.dirname(path),))
         effects = dae_effects(trim_collada(raw)[0])
-    if isinstance(loaded, trimesh.Scene):
-        parts = []
-        for name in loaded.graph.nodes_geometry:
-            T, gname = loaded.graph[name]
-            geom = loaded.geometry[gname]
-            if isinstance(geom, trimesh.Trimesh):
-                parts.append((geom, T))
-    else:
-        parts = [(loaded, np.eye(4))]
     vs, fs, cs, off = [], [], [], 0
-    for mesh, T in parts:
+    for mesh, T in scene_parts(loaded):
         T = fix @ T
         v = np.asarray(mesh.vertices, dtype=np.float64) @ T[:3, :3].T + T[:3, 3]
         f = np.asarray(mesh.faces, dtype=np.int64)
