@@ -28,7 +28,6 @@ import numpy as np
 from robogui.engine.spatial.transforms import rpy2r, rt2tr, tr2rpy
 
 from .targets import (
-    GRIPPER_COMMENT,
     ExportProgram,
     GripperAction,
     ReadMove,
@@ -36,6 +35,7 @@ from .targets import (
     Target,
     check_joints,
     checked_text,
+    commented_name,
     fmt,
     identifiers,
     parse_number,
@@ -208,9 +208,7 @@ def read_krl(src: str, dat: str) -> tuple[np.ndarray, list[ReadMove]]:
         if not line or _SKIP.match(line):
             continue
         if line.startswith(";"):
-            c = _COMMENT.match(line)
-            g = GRIPPER_COMMENT.match(line[2:])
-            name = c.group(1) if c else (g.group(2) or "") if g else name
+            name = commented_name(line, _COMMENT, name)
             continue
         if mt := _OUT.match(line):
             moves.append(ReadMove("grasp" if mt.group(2) == "TRUE" else "release", name,

@@ -34,7 +34,6 @@ from robogui.engine.spatial.quaternion import q2r, r2q
 from robogui.engine.spatial.transforms import rt2tr
 
 from .targets import (
-    GRIPPER_COMMENT,
     ExportProgram,
     GripperAction,
     ReadMove,
@@ -42,6 +41,7 @@ from .targets import (
     Target,
     check_joints,
     checked_text,
+    commented_name,
     fmt,
     identifiers,
     parse_brackets,
@@ -286,9 +286,7 @@ def read_rapid(text: str) -> tuple[np.ndarray, list[ReadMove]]:
         if not line or _SKIP.match(line):
             continue
         if line.startswith("!"):
-            c = _COMMENT.match(line)
-            g = GRIPPER_COMMENT.match(line[2:])
-            name = c.group(1) if c else (g.group(2) or "") if g else name
+            name = commented_name(line, _COMMENT, name)
             continue
         if mt := _SETDO.match(line):
             moves.append(ReadMove("grasp" if mt.group(2) == "1" else "release", name,

@@ -17,7 +17,7 @@ import numpy as np
 __all__ = ["RobotLanguageError", "Target", "Motion", "GripperAction", "ExportProgram",
            "ReadMove", "MOTION_KINDS", "GRIPPER_KINDS", "identifiers", "fmt", "check_joints",
            "MAX_TEXT_CHARS", "checked_text", "parse_number", "parse_brackets",
-           "GRIPPER_COMMENT"]
+           "GRIPPER_COMMENT", "commented_name"]
 
 MOTION_KINDS = ("joint", "linear", "circular")
 #: program steps that switch the gripper's output where the arm is
@@ -124,6 +124,15 @@ class GripperAction:
 
 #: what the readers take back from a gripper step's comment: kind, part
 GRIPPER_COMMENT = re.compile(r"step \d+: (grasp|release)(?: (.*?))?(?: \(.*\))?$")
+
+
+def commented_name(line: str, move_comment: re.Pattern, name: str) -> str:
+    """The waypoint or part a comment line names (a dialect's ``move N: ...`` comment, or
+    a gripper step's), else ``name``, the one named before: the readers give each read
+    move the name of the comment above it."""
+    c = move_comment.match(line)
+    g = GRIPPER_COMMENT.match(line[2:])
+    return c.group(1) if c else (g.group(2) or "") if g else name
 
 
 @dataclass(frozen=True, eq=False)

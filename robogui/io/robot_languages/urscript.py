@@ -24,13 +24,13 @@ import numpy as np
 from robogui.engine.spatial.transforms import angvec2tr, tr2angvec, transl
 
 from .targets import (
-    GRIPPER_COMMENT,
     ExportProgram,
     GripperAction,
     ReadMove,
     RobotLanguageError,
     check_joints,
     checked_text,
+    commented_name,
     fmt,
     identifiers,
     parse_number,
@@ -151,9 +151,7 @@ def read_urscript(text: str) -> tuple[np.ndarray, list[ReadMove]]:
         if not line:
             continue
         if line.startswith("#"):
-            c = _COMMENT.match(line)
-            g = GRIPPER_COMMENT.match(line[2:])
-            name = c.group(1) if c else (g.group(2) or "") if g else name
+            name = commented_name(line, _COMMENT, name)
             continue
         if line.startswith("def ") or line == "end" or re.fullmatch(r"\w+\(\)", line):
             continue
