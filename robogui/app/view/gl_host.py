@@ -15,6 +15,11 @@
   Isolated changes (a pose button, a menu) render multisampled at once, except while a
   live stream is followed (:attr:`SceneWindow.streaming`). Grabbed images are always
   multisampled.
+* While a live stream is followed, frames are paced (:meth:`SceneWindow.update`): one
+  starts no sooner than :attr:`SceneWindow.stream_frame_ms` after the previous one, nor
+  sooner than twice the previous frame's duration. The GUI thread then keeps at least
+  half of its time for the incoming samples, so a sample waits for a frame in progress
+  less often (RViz caps its frame rate the same way, 30 fps by default).
 * Updates are coalesced to one frame per event-loop turn, without the platform's
   5 ms update timer (``QT_QPA_UPDATE_IDLE_TIME``, below).
 * :func:`plane_covers_viewport` lets a view skip a floor plane that fills the whole
@@ -88,6 +93,8 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
     #: settle_ms apart (a slow or loaded stream would otherwise pay the multisampled
     #: frame, ~10 ms, on each sample); the settled frame still comes once it rests
     streaming = False
+    #: while streaming: the shortest time from one frame's start to the next's (30 fps)
+    stream_frame_ms = 1000.0 / 30.0
 
     def __init__(self, samples: int = 4):
         share = QtGui.QOpenGLContext.globalShareContext()
@@ -110,6 +117,12 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         self._settle.timeout.connect(self._settled)
         self._settle_pending = False
         self._off = None  # (QOpenGLContext, QOffscreenSurface) for grabs before exposure
+        self._frame_start = -1e9  # perf_counter() at the last paintGL's start
+        self._frame_ms = 0.0      # that frame's duration, until its buffers were swapped
+        self._paced = QtCore.QTimer(self)
+        self._paced.setSingleShot(True)
+        self._paced.timeout.connect(self._paced_frame)
+        self.frameSwapped.connect(self._frame_done)
 
     # -- GL setup ------------------------------------------------------------------------
     def initializeGL(self) -> None:  # noqa: N802
@@ -128,6 +141,23 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         """Whether :meth:`paint_overlay` has anything to draw (skips a QPainter)."""
         return False
 
+    def update(self) -> None:
+        """Schedule a frame (coalesced to one per event-loop turn); paced while streaming."""
+        if self.streaming and not self._settle_pending:
+            gap = max(self.stream_frame_ms, 2.0 * self._frame_ms)
+            wait = self._frame_start + gap / 1000.0 - time.perf_counter()
+            if wait > 0:
+                if not self._paced.isActive():
+                    self._paced.start(max(1, int(wait * 1000.0 + 0.999)))
+                return
+        super().update()
+
+    def _paced_frame(self) -> None:
+        QtOpenGL.QOpenGLWindow.update(self)
+
+    def _frame_done(self) -> None:
+        self._frame_ms = (time.perf_counter() - self._frame_start) * 1000.0
+
     def _wants_multisample(self) -> bool:
         if self.samples == 0:
             return False
@@ -139,6 +169,7 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         return (time.perf_counter() - self._last_paint) * 1000.0 > self.settle_ms
 
     def paintGL(self) -> None:  # noqa: N802
+        self._frame_start = time.perf_counter()
         dpr = self.devicePixelRatio()
         w, h = max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))
         region = (0, 0, self.width(), self.height())

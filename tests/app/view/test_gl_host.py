@@ -144,3 +144,30 @@ def test_view_forwards_the_scene_interface(view):
     assert gl_host.SceneContainer in type(view).__mro__
     with pytest.raises(AttributeError):
         view.no_such_attribute  # noqa: B018
+
+
+def test_a_followed_stream_leaves_the_gui_thread_half_its_time(view, session, qtbot):
+    # while streaming, a change right after a frame does not start the next frame at
+    # once: it waits for a timer, until 1/30 s or twice the last frame's duration after
+    # the last frame's start, whichever is later; the robot is then drawn at its newest
+    scene = view.scene
+    with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+        session.set_joint(1, 0.2, changing=True)
+    assert scene._frame_ms > 0
+    scene.streaming = True
+    try:
+        session.set_joint(1, 0.3, changing=True)
+        assert scene._paced.isActive()
+        gap = max(scene.stream_frame_ms, 2 * scene._frame_ms)
+        assert scene._paced.remainingTime() <= gap + 1
+        with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+            session.set_joint(1, 0.4, changing=True)  # coalesced into the paced frame
+        assert view.scene._paced.isActive() is False
+        top = [p for p in view._parts if p.frame == 2][0]
+        M = np.array(top.item.transform().data(), float).reshape(4, 4).T
+        assert M == pytest.approx(session.frames[2] @ top.local, abs=1e-5)
+    finally:
+        scene.streaming = False
+    scene.streaming = False
+    session.set_joint(1, 0.5, changing=True)  # not streaming: no pacing
+    assert not scene._paced.isActive()
