@@ -30,3 +30,27 @@ def stanford():
 def twolink():
     """Two-link planar arm (Spong), unit lengths and point masses."""
     return load_robot("twolink")
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """With ROBOGUI_TEST_RSS=FILE, log each test's resident memory and live top-level widgets.
+
+    A diagnosis aid for the suite's memory (CI has a few GB): which tests make it grow.
+    """
+    import os
+
+    path = os.environ.get("ROBOGUI_TEST_RSS")
+    if not path:
+        return
+    with open("/proc/self/statm") as f:
+        rss_mb = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    widgets = -1
+    import sys
+
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6 import QtWidgets
+
+        app = QtWidgets.QApplication.instance()
+        widgets = len(app.topLevelWidgets()) if app is not None else -1
+    with open(path, "a") as f:
+        f.write(f"{rss_mb:.0f}\t{widgets}\t{item.nodeid}\n")

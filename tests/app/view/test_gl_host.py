@@ -113,7 +113,8 @@ def test_skipping_a_floor_that_fills_the_view_changes_no_pixel(view, session, mo
 
 def test_drag_frames_then_one_multisampled_frame_once_still(view, session, qtbot):
     scene = view.scene
-    assert scene.renderer  # known once the window has a context
+    # known once the window has a context: its first paint, maybe after the exposure
+    qtbot.waitUntil(lambda: bool(scene.renderer), timeout=5000)
     if not scene.software:  # hardware GL: every frame is multisampled
         with qtbot.waitSignal(view.frameSwapped, timeout=3000):
             session.set_joint(1, 0.3)
@@ -171,3 +172,27 @@ def test_a_followed_stream_leaves_the_gui_thread_half_its_time(view, session, qt
     scene.streaming = False
     session.set_joint(1, 0.5, changing=True)  # not streaming: no pacing
     assert not scene._paced.isActive()
+
+
+def test_the_buffers_of_a_removed_robot_item_are_freed_in_the_shared_gl_group(view, qtbot):
+    # the app's GL contexts share one group that outlives every window: an item that is
+    # gone (a robot replaced, a window closed) must not leave its vertex buffers there
+    import gc
+
+    from OpenGL import GL
+
+    tri = (np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), np.array([[0, 1, 2]]))
+    item = RobotMeshItem([PartMesh(*tri, (1, 0, 0, 1))])
+    view.addItem(item)
+    with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+        view.update()
+    vbo, ibo = item._buffers
+    view.scene.makeCurrent()
+    assert GL.glIsBuffer(vbo) and GL.glIsBuffer(ibo)
+    view.removeItem(item)
+    del item
+    gc.collect()
+    with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+        view.update()  # the robot's own item paints: the orphans go first
+    view.scene.makeCurrent()
+    assert not GL.glIsBuffer(vbo) and not GL.glIsBuffer(ibo)
