@@ -14,52 +14,16 @@ Lighting and colours are those of the view's lit shader (key, fill, specular, ri
 from __future__ import annotations
 
 import ctypes
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph.opengl as gl
-import shiboken6
 from OpenGL import GL
 from pyqtgraph.opengl import shaders
-from PySide6 import QtGui
+from PySide6 import QtOpenGL
 
 __all__ = ["PartMesh", "RobotMeshItem", "normal_matrices"]
 
-# Buffers of items that are gone, per GL share group (keyed by its address), deleted at the
-# next paint in a context of that group. The app's contexts share one group that outlives
-# every window, so without this each robot opened (and each window closed) would leave its
-# vertex buffers behind for the rest of the process: ~9 MB for the Panda. A finalizer
-# cannot delete them itself: it runs with no context current.
-_ORPHANS: dict[int, list[int]] = {}
-
-
-def _current_group() -> int | None:
-    """The current context's share group, registered for orphans; None without one."""
-    ctx = QtGui.QOpenGLContext.currentContext()
-    if ctx is None:
-        return None
-    group = ctx.shareGroup()
-    key = int(shiboken6.getCppPointer(group)[0])
-    if key not in _ORPHANS:
-        _ORPHANS[key] = []
-        # a group that ends takes its buffers with it: forget them (its address may be
-        # reused by a new group whose buffer names must not be deleted)
-        group.destroyed.connect(lambda *_a, key=key: _ORPHANS.pop(key, None))
-    return key
-
-
-def _orphan(group: int, buffers: tuple[int, ...]) -> None:
-    pending = _ORPHANS.get(group)
-    if pending is not None:
-        pending.extend(int(b) for b in buffers)
-
-
-def _delete_orphans(group: int | None) -> None:
-    pending = _ORPHANS.get(group) if group is not None else None
-    if pending:
-        names, pending[:] = list(pending), []
-        GL.glDeleteBuffers(len(names), np.array(names, np.uint32))
 
 _VERTEX = """
 uniform mat4 u_mvp;          // projection * view
@@ -266,7 +230,8 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         self.shadow_color = tuple(float(c) for c in shadow_color)
         self._capacity = max(8, 1 << (k - 1).bit_length())  # shader arrays: shared sizes
         self._shader = _shader(self._capacity)
-        self._buffers = None  # created in the first paint (needs a current context)
+        self._buffers = None  # GL names, created in the first paint (needs a context)
+        self._gl_buffers: list = []  # their QOpenGLBuffer owners
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -316,23 +281,26 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
 
     # -- GL ------------------------------------------------------------------------------------
     def _upload(self) -> None:
-        group = _current_group()
-        vbo, ibo = GL.glGenBuffers(2)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, vbo)
-        GL.glBufferData(GL.GL_ARRAY_BUFFER, self._vertices.nbytes, self._vertices,
-                        GL.GL_STATIC_DRAW)
-        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, 0)
-        GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, ibo)
-        GL.glBufferData(GL.GL_ELEMENT_ARRAY_BUFFER, self._faces.nbytes, self._faces,
-                        GL.GL_STATIC_DRAW)
-        GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, 0)
-        self._buffers = (vbo, ibo)
-        if group is not None:  # freed by the next paint in this group once the item is gone
-            weakref.finalize(self, _orphan, group, (int(vbo), int(ibo)))
+        # Qt's buffer objects: when an item is gone (a robot replaced, a window closed),
+        # Qt frees its buffers in their share group, at once or at the group's next
+        # current context. The app's contexts share one group that outlives every window;
+        # bare glGenBuffers names were never freed there (~9 MB per Panda opened).
+        buffers = []
+        for kind, data in ((QtOpenGL.QOpenGLBuffer.Type.VertexBuffer, self._vertices),
+                           (QtOpenGL.QOpenGLBuffer.Type.IndexBuffer, self._faces)):
+            buf = QtOpenGL.QOpenGLBuffer(kind)
+            buf.setUsagePattern(QtOpenGL.QOpenGLBuffer.UsagePattern.StaticDraw)
+            if not buf.create():
+                raise RuntimeError("could not create an OpenGL buffer")
+            buf.bind()
+            buf.allocate(data, data.nbytes)
+            buf.release()
+            buffers.append(buf)
+        self._gl_buffers = buffers  # owned here: freed with the item
+        self._buffers = tuple(int(b.bufferId()) for b in buffers)
 
     def paint(self) -> None:
         self.setupGLState()
-        _delete_orphans(_current_group())
         if self._buffers is None:
             self._upload()
         program = self._shader.program()
