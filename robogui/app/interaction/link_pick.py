@@ -55,6 +55,9 @@ class LinkPicker:
         self._lit: list = []  # (part item, colour before lighting)
         self._cursor = None  # the cursor shape this picker set
         self._limits = None  # the limit state the lighting was done with
+        # fn(ray) -> distance (m) along the ray to something another tool picks (a cell
+        # object), or None: a link behind it is not picked, so the click reaches that tool
+        self.occluders: list = []
         view.scene.add_mouse_handler(self)
         view.scene.add_overlay(self._paint)
         view.robotRebuilt.connect(self._forget)
@@ -97,7 +100,11 @@ class LinkPicker:
                 hits.append((hit.t, shown[hit.index]))
         if not hits:
             return None
-        part = min(hits, key=lambda h: h[0])[1]
+        t, part = min(hits, key=lambda h: h[0])
+        for nearer in self.occluders:
+            d = nearer(ray)
+            if d is not None and d < t:
+                return None
         j = joint_of_part(part.kind, part.frame, part.joint, part.follow)
         return None if j is None else (j, part.frame)
 

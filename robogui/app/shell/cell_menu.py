@@ -98,6 +98,13 @@ def install_cell(window) -> CellTools:
         panel.select(name)
 
     picker = ObjectPicker(view, layer, picked)
+
+    def object_distance(ray):
+        hit = layer.object_at(ray)
+        return None if hit is None else hit[1]
+
+    # an object in front of a link is what the click meant (the link picker runs first)
+    window.view_tools.links.occluders.append(object_distance)
     autosave = window._autosave_path().with_name("autosave.cell")
     files = CellFiles(session, window.settings, open_robot=window.open_robot,
                       robot_origin=lambda: (window.library_name, window.robot_path),

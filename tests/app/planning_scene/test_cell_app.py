@@ -232,3 +232,44 @@ def test_a_cell_naming_a_robot_file_beside_it_opens_that_robot(qtbot, window, se
     cell = session.cell
     assert not window.cell_tools.files.open_cell(tmp_path / "bad.cell")
     assert session.cell is cell and len(errors) == 1 and "no-such-robot" in errors[0][1]
+
+
+def test_a_click_on_an_object_in_front_of_a_link_picks_the_object(qtbot, window, session):
+    # the link picker sees clicks before the cell's: a link behind an object must not
+    # take the click meant for the object (and a link in front still takes it)
+    tools, view = window.cell_tools, window.view
+    links = window.view_tools.links
+    window.set_view("front")
+    qtbot.wait(30)
+    F = session.frames
+    p = 0.5 * (F[2][:3, 3] + F[3][:3, 3])  # a point on the upper arm (world = view here)
+    xy = view.project(p[None])[0]
+    send_mouse(view, "press", xy)
+    send_mouse(view, "release", xy)
+    arm = links.selected
+    assert arm is not None  # the link alone: picked
+    links.show_selected(None)
+    # a box between the camera and that point of the arm
+    tools.show_panel()
+    qtbot.mouseClick(tools.panel.add_buttons["box"], QtCore.Qt.MouseButton.LeftButton)
+    eye = np.asarray(view.cameraPosition(), float)
+    c = p + 0.35 * (eye - p) / np.linalg.norm(eye - p)
+    for field, v in zip(tools.panel.xyz_fields, c, strict=True):
+        type_into(qtbot, field, f"{v:.4f} m")
+    np.testing.assert_allclose(session.cell.object("box").xyz, c, atol=1e-4)
+    tools.panel.select(None)
+    qtbot.wait(30)
+    xy = view.project(p[None])[0]
+    send_mouse(view, "press", xy)
+    send_mouse(view, "release", xy)
+    assert tools.panel.selected == "box"
+    assert links.selected is None
+    # moved behind the arm, the box leaves the click to the link again
+    c = p - 0.35 * (eye - p) / np.linalg.norm(eye - p)
+    for field, v in zip(tools.panel.xyz_fields, c, strict=True):
+        type_into(qtbot, field, f"{v:.4f} m")
+    tools.panel.select(None)
+    qtbot.wait(30)
+    send_mouse(view, "press", xy)
+    send_mouse(view, "release", xy)
+    assert links.selected == arm
