@@ -96,12 +96,12 @@ class PlannedPath:
 class _Segments:
     """Straight joint segments of one robot in one cell, checked continuously."""
 
-    def __init__(self, robot, cell, step: float):
+    def __init__(self, robot, cell, step: float, world=None):
         self.robot, self.step = robot, step
         # a world of its own, not the cached one: planning runs in a worker thread while
         # the GUI thread may check the same robot and cell (coal's transforms are reused
         # inside a world between calls, so two threads must not share one)
-        self.world = _own_world(robot, cell)
+        self.world = _own_world(robot, cell) if world is None else world
         lever, revolute = levers(robot, self.world)
         # a point moves at most  sum_k |dQ_k| * weight_k  for a joint step dQ of the chain
         self.weight = np.where(revolute, lever, 1.0)
@@ -240,13 +240,16 @@ def _validator_classes():
 
 def plan(robot, q_start, q_goal, cell=None, timeout: float = DEFAULT_TIMEOUT,
          seed: int | None = None, *, simplify_timeout: float | None = None,
-         cancel=None, step: float = STEP) -> PlannedPath:
+         cancel=None, step: float = STEP, world=None) -> PlannedPath:
     """Plan a collision-free joint path of ``robot`` from ``q_start`` (n,) to ``q_goal`` (n,)
     in ``cell`` (a :class:`~robogui.session.planning_scene.cell.Cell`, or None for the
     robot alone: self-collisions only). See :func:`plan_path`; this returns the
     :class:`PlannedPath` with its figures. ``simplify_timeout`` s bounds the simplifier
     (default: half of ``timeout``, at most 2 s); ``cancel()`` is asked between planner
-    iterations, True stops with :class:`PlanningCancelled`.
+    iterations, True stops with :class:`PlanningCancelled`. ``world``: a collision world
+    of the caller's own making used instead of the cell's (a part held on the tool; see
+    :func:`~robogui.session.planning_scene.carrying.new_world`), never shared with
+    another thread.
     """
     timeout = _check_budget(timeout)
     simplify_budget = (min(2.0, 0.5 * timeout) if simplify_timeout is None
@@ -258,7 +261,7 @@ def plan(robot, q_start, q_goal, cell=None, timeout: float = DEFAULT_TIMEOUT,
     qa = _checked_q(robot, q_start, "the start")
     qb = _checked_q(robot, q_goal, "the goal")
     try:
-        segments = _Segments(robot, cell, step)
+        segments = _Segments(robot, cell, step, world)
     except ValueError as exc:  # a cell mesh that cannot be read
         raise PlanningError(str(exc)) from exc
     _refuse_contact(segments.world, qa, "start")

@@ -6,7 +6,9 @@ program with the path's inner waypoints added as the move's ``planned`` via wayp
 (``<target>~1``, ``<target>~2``, ... by ``Program.set_planned_path``) in one edit, so the
 app's undo stack sees one step. Via waypoints of an earlier plan of the same move that no
 other move uses are removed in the same edit. The program is immutable: the caller decides
-whether to keep the new one (the app shows it as a ghost first).
+whether to keep the new one (the app shows it as a ghost first). A move after grasp or
+release steps is planned in the cell as those steps leave it, the held part on the tool
+(:mod:`.held_moves`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from ..planning_scene.continuous import check_trajectory
 from ..teach.program import Program, ProgramError
+from .held_moves import move_scene
 from .planner import DEFAULT_TIMEOUT, PlanningError, plan
 
 __all__ = ["MovePlan", "plan_move", "move_start", "move_contacts"]
@@ -76,7 +79,9 @@ def move_contacts(program: Program, index: int, robot, cell=None, q_start=None) 
     q = np.vstack([move_start(program, index, q_start)]
                   + [program.waypoint(name).q for name in move.planned]
                   + [program.waypoint(move.target).q])
-    return check_trajectory(robot, np.arange(len(q), dtype=float), q, cell).contacts
+    scene = move_scene(program, index, robot, cell, q[-1], q_start)
+    return check_trajectory(robot, np.arange(len(q), dtype=float), q, scene.cell,
+                            world=scene.world(robot)).contacts
 
 
 def plan_move(program: Program, index: int, robot, cell=None, *, q_start=None,
@@ -92,18 +97,14 @@ def plan_move(program: Program, index: int, robot, cell=None, *, q_start=None,
     :class:`~.planner.NoPathFound` (nothing within ``timeout`` s), as :func:`~.planner.plan`.
     """
     move = _joint_move(program, index)
-    steps = [i + 1 for i in range(index) if program.moves[i].is_gripper]
-    if steps:  # parts held or put elsewhere: the cell of this move is not the file's cell
-        raise PlanningError(
-            f"move {index + 1} comes after the gripper step {steps[-1]}; planning around "
-            "parts that were grasped or released is not supported yet (run the pre-flight "
-            "check, which follows the parts)")
     n = program.n_joints
     if n is not None and n != robot.n:
         raise PlanningError(f"the program has {n} joints, the robot {robot.n}")
     qa = move_start(program, index, q_start)
     qb = program.waypoint(move.target).q
-    result = plan(robot, qa, qb, cell, timeout, seed, cancel=cancel)
+    scene = move_scene(program, index, robot, cell, qb, q_start)
+    result = plan(robot, qa, qb, scene.cell, timeout, seed, cancel=cancel,
+                  world=scene.world(robot))
     spent = result.plan_time + result.simplify_time
     if not result.planned and not move.planned:
         return MovePlan(program, index, result.q, (), False, spent)

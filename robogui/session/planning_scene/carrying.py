@@ -32,7 +32,8 @@ from .cell import Cell
 from .collisions import collision_world, obstacles_of
 from .continuous import STEP, ContinuousReport, check_trajectory
 
-__all__ = ["holding_world", "check_holding", "check_carrying", "check_live"]
+__all__ = ["holding_world", "check_holding", "check_carrying", "check_live", "new_world",
+           "tip_links"]
 
 
 @lru_cache(maxsize=4)
@@ -40,19 +41,40 @@ def _geometry(robot):
     return robot_geometry(robot)
 
 
+def new_world(robot, cell: Cell, held=None, exclude=()) -> CollisionWorld:
+    """A new (uncached) collision world of ``robot`` in ``cell``: holding ``held`` =
+    (part name, offset (4, 4) in the tool frame) on its tip link, the part left out of the
+    obstacles; ``exclude`` the pairs (piece or link name, object name) not checked. A
+    planner in a worker thread builds its own: coal's objects inside a world are reused
+    between calls, so two threads must not share one."""
+    geom = _geometry(robot)
+    floor = cell.floor_z if cell.floor else None
+    exclude = tuple(tuple(x) for x in exclude)
+    if held is None or not cell.object(held[0]).collides:
+        rest = cell if held is None else cell.without(held[0])
+        return CollisionWorld(robot, obstacles_of(rest), base=cell.base, floor_z=floor,
+                              geometry=geom, exclude=exclude)
+    part = cell.object(held[0])
+    offset = np.asarray(held[1], float).reshape(4, 4)
+    attached = Attached(part.name, part.shape, part.size, geom.n_frames - 1,
+                        np.asarray(robot.tool, float) @ offset, part.mesh)
+    return CollisionWorld(robot, obstacles_of(cell.without(part.name)), base=cell.base,
+                          floor_z=floor, geometry=with_attached(geom, attached),
+                          exclude=exclude)
+
+
+def tip_links(robot) -> tuple[str, ...]:
+    """Names of the collision pieces' links on the tip body (the gripper's fingers, the
+    hand): what touches a part the gripper takes or lets go of."""
+    geom = _geometry(robot)
+    return tuple(sorted({p.link for p in geom.pieces if p.body == geom.n_frames - 1}))
+
+
 @lru_cache(maxsize=8)
 def _holding_world(robot, cell: Cell, part, offset_key: bytes, exclude: tuple
                    ) -> CollisionWorld:
     offset = np.frombuffer(offset_key).reshape(4, 4)
-    geom = _geometry(robot)
-    tip = geom.n_frames - 1
-    held = Attached(part.name, part.shape, part.size, tip,
-                    np.asarray(robot.tool, float) @ offset, part.mesh)
-    rest = cell.without(part.name) if part.name in cell.names else cell
-    return CollisionWorld(robot, obstacles_of(rest), base=cell.base,
-                          floor_z=cell.floor_z if cell.floor else None,
-                          geometry=with_attached(geom, held),
-                          exclude=tuple((part.name, x) for x in exclude))
+    return new_world(robot, cell, (part.name, offset), tuple((part.name, x) for x in exclude))
 
 
 def holding_world(robot, cell: Cell, part: str, offset, exclude=()) -> CollisionWorld:
@@ -178,8 +200,7 @@ def _check_free(robot, t, q, cell, before, after, step, distances) -> Continuous
     (from the stretch's start) and with the part it reaches for (up to its end) are the
     gripper at work, taken out."""
     rep = check_trajectory(robot, t, q, cell, step=step, distances=distances)
-    geom = _geometry(robot)
-    tip = tuple(sorted({p.link for p in geom.pieces if p.body == geom.n_frames - 1}))
+    tip = tip_links(robot)
     drop, pairs = [], set()
     for hold, at_start in ((before, True), (after, False)):
         if hold is None or hold.part not in cell.names:

@@ -266,7 +266,8 @@ def test_twenty_sample_cell_problems_are_planned_and_clear_for_coal():
             continue
         if not _coal_oracle(puma, cell, np.linspace(a, b, 60)).any():
             continue  # straight is clear: not a planning problem
-        q = rg.plan_path(puma, a, b, cell, timeout=10.0, seed=found)
+        # a generous budget: a loaded machine must not make this a timing test
+        q = rg.plan_path(puma, a, b, cell, timeout=60.0, seed=found)
         np.testing.assert_array_equal(q[0], a)
         np.testing.assert_array_equal(q[-1], b)
         dense = [q[:1]]
