@@ -32,12 +32,16 @@ def twolink():
     return load_robot("twolink")
 
 
+@pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    """With ROBOGUI_TEST_RSS=FILE, log each test's resident memory and live top-level widgets.
+    """With ROBOGUI_TEST_RSS=FILE, log each test's resident memory and live top-level widgets
+    once its fixtures are torn down (its windows closed and collected).
 
     A diagnosis aid for the suite's memory (CI has a few GB): which tests make it grow.
     """
     import os
+
+    yield
 
     path = os.environ.get("ROBOGUI_TEST_RSS")
     if not path:
