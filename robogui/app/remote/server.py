@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -45,6 +46,11 @@ MAX_PENDING_EVENTS = 256  # per client: events beyond this are dropped (replies 
 # stream samples waiting for the GUI thread (20 s at 500 Hz); beyond, a sample is refused
 # with an error instead of letting a flood grow the app's memory
 MAX_WAITING_SAMPLES = 10_000
+# How long a Python thread may hold the interpreter before another that waits gets it
+# (Python's default is 5 ms). The network thread and the GUI thread hand every sample and
+# every event to each other; with the default, a sample that arrives while the GUI thread
+# runs Python code (drawing the robot) waits up to 5 ms before it is even read.
+SWITCH_INTERVAL_S = 0.001
 
 
 def is_loopback(host: str) -> bool:
@@ -117,6 +123,7 @@ class RemoteServer(QtCore.QObject):
         """Bind and serve on a thread; returns the port. OSError when the bind fails."""
         ready = threading.Event()
         failure: list[BaseException] = []
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
         self._thread = threading.Thread(target=self._run, args=(ready, failure),
                                         name="robogui-remote", daemon=True)
         self._thread.start()
