@@ -37,6 +37,7 @@ class InteractionMixin:
         return any(getattr(h, name)(event) for h in list(self._mouse_handlers))
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
+        self.pointer_held = True  # frames until release are a moving view's (gl_host)
         super().mousePressEvent(event)  # keeps pyqtgraph's last mouse position current
         if not self._dispatch("press", event):
             self._auto_fit = False  # the user moves the camera
@@ -48,6 +49,7 @@ class InteractionMixin:
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self.pointer_held = event.buttons() != QtCore.Qt.MouseButton.NoButton
         if not self._dispatch("release", event):
             super().mouseReleaseEvent(event)
 
