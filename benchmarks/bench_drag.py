@@ -83,19 +83,14 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
     from PySide6 import QtCore, QtGui, QtTest, QtWidgets
 
     from robogui.app.interaction.handle import HandleController
-    from robogui.app.view.view_labels import ViewLabels
     from robogui.app.shell.main_window import create_app
     from robogui.app.view import view3d
     from robogui.app.view.view3d import RobotView
+    from robogui.app.view.view_labels import ViewLabels
     from robogui.io.robotfile import load_robot
     from robogui.io.ros.urdf import set_package_path
     from robogui.session import Session
-    try:
-        from robogui.session.geometry import level_of_detail as lodmod
-    except ImportError:  # before the LOD rule: the baseline
-        import types
-
-        lodmod = types.SimpleNamespace(ENABLED=False)
+    from robogui.session.geometry import level_of_detail as lodmod
     from robogui.session.geometry import visual_meshes as vm
     from robogui.session.session import initial_q
 
@@ -122,7 +117,7 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
         QtTest.QTest.qWaitForWindowExposed(view)
         sc = view.scene
         deadline = time.perf_counter() + 120
-        while lod and getattr(sc, "lod_pending", lambda: False)() and time.perf_counter() < deadline:
+        while lod and sc.lod_pending() and time.perf_counter() < deadline:
             app.processEvents()  # the light meshes are made off the GUI thread
             time.sleep(0.01)
         for _ in range(10):
@@ -159,7 +154,7 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
                 timer.buckets.clear()
                 state["msaa"] = state["light"] = 0
             state["msaa"] += int(sc.last_frame_multisampled)
-            state["light"] += int(getattr(sc, "lod_drawn_light", False))
+            state["light"] += int(sc.lod_drawn_light)
             if k == len(xy) - 1:
                 state["dt"] = time.perf_counter() - state["t0"]
                 state["cpu"] = (time.process_time() - state["c0"]) / frames
@@ -176,8 +171,7 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
         send("release", xy[-1])
         if state["dt"] is None:
             raise RuntimeError("the view stopped presenting frames")
-        full, light = (sc.lod_triangles() if hasattr(sc, "lod_triangles")
-                       else (vm.load_visuals(robot, 10**9).faces, 0))
+        full, light = sc.lod_triangles()
         parts = {k: 1000 * v / frames for k, v in timer.buckets.items()}
         frame_ms = 1000 * state["dt"] / frames
         parts["rest (event, IK, session, swap)"] = frame_ms - parts.get("paintGL", 0.0)
