@@ -278,9 +278,10 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         return self._light is not None
 
     def triangles(self, light: bool = False) -> int:
-        """Triangles of the full copy (or of the light one, when set) over all parts."""
-        faces = self._light[1] if light and self._light is not None else self._faces
-        return len(faces)
+        """Triangles of the shown parts in the full copy (or in the light one, when set),
+        their shadows not counted."""
+        runs = self._light[2] if light and self._light is not None else self._runs
+        return int(runs[self._flags[:, 0] > 0.5, 1].sum()) // 3
 
     # -- GL ------------------------------------------------------------------------------------
     @staticmethod

@@ -56,8 +56,8 @@ class LevelOfDetailMixin:
         return self._lod_ready
 
     def lod_triangles(self) -> tuple[int, int]:
-        """(triangles of the robot's items at full resolution, of their light copy; the
-        same when there is none)."""
+        """(triangles of the robot's shown parts at full resolution, in their light copy;
+        the same when there is none)."""
         items = [item for item, _ in self._batches]
         full = sum(item.triangles() for item in items)
         light = sum(item.triangles(light=True) for item in items)

@@ -41,11 +41,15 @@ SOFTWARE_TRIANGLE_US = 1.2
 MIN_FACES = 200
 
 
-def triangle_budget(fps: float = TARGET_FPS, frame_ms: float = SOFTWARE_FRAME_MS,
-                    triangle_us: float = SOFTWARE_TRIANGLE_US) -> int:
-    """Triangles a software-GL frame can draw and still reach ``fps``: what is left of
-    the frame (1000 / fps ms) after its fixed ``frame_ms``, at ``triangle_us`` per
-    triangle. At least ``MIN_FACES``: a frame over budget with no meshes still draws."""
+def triangle_budget(fps: float | None = None, frame_ms: float | None = None,
+                    triangle_us: float | None = None) -> int:
+    """Triangles a software-GL frame can draw and still reach ``fps`` (default
+    :data:`TARGET_FPS`): what is left of the frame (1000 / fps ms) after its fixed
+    ``frame_ms`` (default :data:`SOFTWARE_FRAME_MS`), at ``triangle_us`` per triangle
+    (default :data:`SOFTWARE_TRIANGLE_US`). At least :data:`MIN_FACES`."""
+    fps = TARGET_FPS if fps is None else fps
+    frame_ms = SOFTWARE_FRAME_MS if frame_ms is None else frame_ms
+    triangle_us = SOFTWARE_TRIANGLE_US if triangle_us is None else triangle_us
     if not (fps > 0 and triangle_us > 0 and frame_ms >= 0):
         raise ValueError(f"fps, triangle_us must be > 0 and frame_ms >= 0, got {fps}, "
                          f"{triangle_us}, {frame_ms}")
@@ -81,8 +85,13 @@ def _pool() -> ThreadPoolExecutor:
 def light_visuals(robot, budget: int) -> visual_meshes.VisualSet:
     """The light copy of ``robot``'s meshes: every mesh decimated in proportion so that
     all together hold about ``budget`` triangles (at least ``MIN_FACES`` each), in the same
-    order and frames as the full set; cached (:mod:`.visual_cache`)."""
-    return visual_cache.load_visuals(robot, int(budget))
+    order and frames as the full set; cached (:mod:`.visual_cache`). Quadric collapse
+    stops above its aim on some meshes (many small pieces, seams): when the copy is
+    over ``budget`` by more than a tenth, the others are asked for less, once."""
+    light = visual_cache.load_visuals(robot, int(budget))
+    if light.faces > 1.1 * budget:
+        light = visual_cache.load_visuals(robot, int(budget * budget / light.faces))
+    return light
 
 
 def request_light(robot, triangles: int, budget: int | None = None) -> Future | None:
