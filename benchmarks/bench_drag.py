@@ -17,7 +17,11 @@ of detail rule (:mod:`robogui.session.geometry.level_of_detail`: the light meshe
 dragging) and without it (``--no-lod`` only without).
 
 Robots: the Panda and the UR10 of example-robot-data, and rtb-data's KUKA KR 210 (a
-large industrial arm with heavy meshes), every mesh at full resolution. The UR10e and
+large industrial arm with heavy meshes), every mesh at full resolution; the stick Puma
+560 (no meshes) first, in the same run: its frame is the part of a frame that does not
+depend on the meshes (``level_of_detail.SOFTWARE_FRAME_MS``), and the meshes' extra time
+over their triangles is the cost of a triangle (``SOFTWARE_TRIANGLE_US``), printed at
+the end. The UR10e and
 the IRB 6700 of the issue are not shipped by any installed package (nor reachable from
 here): the UR10 and the KR 210 stand in for them.
 """
@@ -42,7 +46,8 @@ def robots() -> dict:
     from tests.urdf_files import ERD, RTB
 
     kr210 = RTB / "kuka_description/kuka_kr210/urdf/kr210l150.urdf"
-    return {"panda": (ERD / "panda_description/urdf/panda.urdf", ()),
+    return {"puma": ("puma560", ()),  # the stick robot: the frame without meshes
+            "panda": (ERD / "panda_description/urdf/panda.urdf", ()),
             "ur10": (ERD / "ur_description/urdf/ur10_robot.urdf", ()),
             "kr210": (kr210, (f"kuka_kr210_support={RTB / 'kuka_description/kuka_kr210'}",))}
 
@@ -190,18 +195,23 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--no-lod", action="store_true", help="only without the LOD rule")
     ap.add_argument("--lod-only", action="store_true", help="only with the LOD rule")
-    ap.add_argument("--robots", default="panda,ur10,kr210")
+    ap.add_argument("--robots", default="puma,panda,ur10,kr210")
     ap.add_argument("--repeat", type=int, default=1, help="runs per case (best kept)")
     args = ap.parse_args()
     cases = [False] if args.no_lod else [True] if args.lod_only else [False, True]
     table = robots()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; 1600x1000, "
           "software GL; goal >= 30 fps with the budget rule", flush=True)
+    stick, slopes = None, []
     for name in args.robots.split(","):
         path, pp = table[name]
-        for lod in cases:
+        for lod in cases if name != "puma" else [False]:
             runs = [drag(path, pp, frames=args.frames, lod=lod) for _ in range(args.repeat)]
             r = max(runs, key=lambda r: r["fps"])
+            if name == "puma":
+                stick = r
+            elif not lod and stick is not None:
+                slopes.append(1000 * (r["frame_ms"] - stick["frame_ms"]) / r["full"])
             parts = ", ".join(f"{k} {v:.1f}" for k, v in r["parts"].items())
             drawn = (f"{r['light']:,} while dragging ({r['light_frames']}/{r['frames']} "
                      "frames light)" if lod else "full")
@@ -210,6 +220,10 @@ def main() -> None:
                   f"{r['frame_ms']:.1f} ms a frame, CPU {r['cpu_ms']:.0f} ms; triangles "
                   f"{r['full']:,}, drawn {drawn}; MSAA frames {r['msaa_frames']}; "
                   f"ms a frame: {parts}", flush=True)
+    if stick is not None and slopes:
+        print(f"the frame without meshes (stick Puma): {stick['frame_ms']:.1f} ms; a "
+              f"triangle: {statistics.median(slopes):.2f} us (median over the arms, "
+              + ", ".join(f"{x:.2f}" for x in slopes) + ")")
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

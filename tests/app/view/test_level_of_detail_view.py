@@ -47,7 +47,10 @@ def ur5_view(qtbot):
 
 
 def test_a_handle_drag_draws_the_light_meshes_and_the_release_brings_the_full_ones_back(
-        qtbot, ur5_view):
+        qtbot, ur5_view, monkeypatch):
+    from OpenGL import GL
+    from PySide6 import QtOpenGL
+
     view, handle, session = ur5_view
     sc = view.scene
     if not sc.software:
@@ -72,10 +75,27 @@ def test_a_handle_drag_draws_the_light_meshes_and_the_release_brings_the_full_on
     sc.settle_ms = 60_000  # no settled frame in the middle of the drag, however slow
     send_mouse(view, "press", xy[0])
     assert handle.drag is not None
-    for p in xy[1:]:
+    uploads = []  # vertex or index data sent to GL (ours, and pyqtgraph's items')
+
+    def counting(name, original):
+        def call(*args, **kw):
+            uploads.append(name)
+            return original(*args, **kw)
+        return call
+
+    for k, p in enumerate(xy[1:]):
         n = len(drawn)
         send_mouse(view, "move", p)
         qtbot.waitUntil(lambda n=n: len(drawn) > n, timeout=10_000)
+        if k == 0:  # the light copy is on the GPU now: from here on nothing is uploaded
+            monkeypatch.setattr(GL, "glBufferData", counting("glBufferData", GL.glBufferData))
+            monkeypatch.setattr(GL, "glBufferSubData",
+                                counting("glBufferSubData", GL.glBufferSubData))
+            for m in ("allocate", "write"):
+                monkeypatch.setattr(QtOpenGL.QOpenGLBuffer, m,
+                                    counting(m, getattr(QtOpenGL.QOpenGLBuffer, m)))
+    assert len(drawn) >= 5 and uploads == []  # the parts moved by their matrices only
+    monkeypatch.undo()
     moved_to = session.q.copy()
     assert drawn and all(drawn)  # every frame of the drag drew the light copy
     assert sc.lod_drawn_light and sc.pointer_held
