@@ -73,6 +73,10 @@ def test_a_handle_drag_draws_the_light_meshes_and_the_release_brings_the_full_on
     drawn: list[bool] = []
     view.frameSwapped.connect(lambda: drawn.append(sc.lod_drawn_light))
     sc.settle_ms = 60_000  # no settled frame in the middle of the drag, however slow
+    # and none left over from before it (the frames of the window's start)
+    qtbot.waitUntil(lambda: not sc._settle.isActive() and not sc._settle_pending,
+                    timeout=10_000)
+    qtbot.wait(20)  # the settled frame, if one was asked for, drawn
     send_mouse(view, "press", xy[0])
     assert handle.drag is not None
     uploads = []  # vertex or index data sent to GL (ours, and pyqtgraph's items')
