@@ -41,6 +41,8 @@ class LevelOfDetailMixin:
         self._lod_poll.stop()
         if loaded is None or not loaded.meshes:
             return
+        if getattr(self, "renderer", "") and not self.software:
+            return  # hardware GL draws full resolution always: no copy to make
         self._lod_future = level_of_detail.request_light(robot, loaded.faces)
         if self._lod_future is not None:
             self._lod_expected = len(loaded.meshes)
