@@ -13,8 +13,12 @@
   orbit) are single-sampled with smoothed lines, and once the scene has been still
   for :attr:`SceneWindow.settle_ms` one multisampled frame replaces the last one.
   Isolated changes (a pose button, a menu) render multisampled at once, except while a
-  live stream is followed (:attr:`SceneWindow.streaming`). Grabbed images are always
-  multisampled.
+  live stream is followed (:attr:`SceneWindow.streaming`) or a mouse button is held in
+  the view (:attr:`SceneWindow.pointer_held`: a handle drag, an orbit). Grabbed images
+  are always multisampled.
+* Level of detail: such a frame of a moving view (:attr:`SceneWindow.frame_moving`) is
+  also the one a scene may draw with lighter meshes
+  (:mod:`robogui.session.geometry.level_of_detail`); the settled frame is full again.
 * While a live stream is followed, frames are paced (:meth:`SceneWindow.update`): one
   starts no sooner than :attr:`SceneWindow.stream_frame_ms` after the previous one, nor
   sooner than twice the previous frame's duration. The GUI thread then keeps at least
@@ -95,6 +99,14 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
     streaming = False
     #: while streaming: the shortest time from one frame's start to the next's (30 fps)
     stream_frame_ms = 1000.0 / 30.0
+    #: True while a mouse button is held in the view (set by the scene's mouse handlers)
+    pointer_held = False
+    #: True while a frame of a moving view is painted (software GL: single-sampled, and
+    #: the scene may draw its light meshes); False for settled frames and grabs
+    frame_moving = False
+    #: True when the last frame was a lesser one (single-sampled or light): the settle
+    #: timer then draws the full frame once the view is still
+    last_frame_reduced = False
 
     def __init__(self, samples: int = 4):
         share = QtGui.QOpenGLContext.globalShareContext()
@@ -158,23 +170,33 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
     def _frame_done(self) -> None:
         self._frame_ms = (time.perf_counter() - self._frame_start) * 1000.0
 
-    def _wants_multisample(self) -> bool:
-        if self.samples == 0:
-            return False
+    def _moving(self) -> bool:
+        """Whether the frame to paint now is one of a moving view on software GL: a
+        followed stream, a mouse button held, or a frame soon after the last."""
         if not self.software or self._settle_pending:
-            return True
-        if self.streaming:
-            return False  # a followed stream: single-sampled until it rests, however slow
-        # software GL: only isolated frames; a frame soon after the last is single-sampled
-        return (time.perf_counter() - self._last_paint) * 1000.0 > self.settle_ms
+            return False
+        if self.streaming or self.pointer_held:
+            return True  # single-sampled (and light) until it rests, however slow
+        return (time.perf_counter() - self._last_paint) * 1000.0 <= self.settle_ms
+
+    def _wants_multisample(self) -> bool:
+        # software GL: only isolated frames; a frame of a moving view is single-sampled
+        return self.samples > 0 and not self._moving()
+
+    def drew_light(self) -> bool:
+        """Whether the last :meth:`paint` drew lighter geometry than the full scene (a
+        scene with a level of detail says so; the base draws everything always)."""
+        return False
 
     def paintGL(self) -> None:  # noqa: N802
         self._frame_start = time.perf_counter()
         dpr = self.devicePixelRatio()
         w, h = max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))
         region = (0, 0, self.width(), self.height())
-        multisample = self._wants_multisample()
+        moving = self._moving()
+        multisample = self.samples > 0 and not moving
         self._settle_pending = False
+        self.frame_moving = moving
         # QPainter (the overlay) disables GL_MULTISAMPLE in this context: turn it back on
         GL.glEnable(GL.GL_MULTISAMPLE)
         if multisample:
@@ -190,8 +212,10 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         else:
             GL.glViewport(0, 0, w, h)
             self.paint(region=region, viewport=region)
-            if self.samples and self.software:
-                self._settle.start(self.settle_ms)  # a multisampled frame once still
+        self.frame_moving = False
+        self.last_frame_reduced = moving and (self.samples > 0 or self.drew_light())
+        if self.last_frame_reduced:
+            self._settle.start(self.settle_ms)  # the full frame once still
         self.last_frame_multisampled = multisample
         self._last_paint = time.perf_counter()
         if self.has_overlay():
@@ -200,7 +224,7 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
             painter.end()
 
     def _settled(self) -> None:
-        if not self.last_frame_multisampled:
+        if self.last_frame_reduced:
             self._settle_pending = True
             self.update()
 
@@ -214,12 +238,15 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
 
     # -- grabbing -------------------------------------------------------------------------------
     def render_image(self, width: int | None = None, height: int | None = None,
-                     samples: int | None = None, scale: float = 1.0) -> QtGui.QImage:
+                     samples: int | None = None, scale: float = 1.0,
+                     moving: bool = False) -> QtGui.QImage:
         """Render the scene now into an image (multisampled), overlays included.
 
         Works before the window is shown (an off-screen context sharing its resources).
         ``scale`` multiplies line widths and the overlay's text (:attr:`overlay_scale`):
-        pictures larger than the screen stay as legible as the view.
+        pictures larger than the screen stay as legible as the view. ``moving``: drawn
+        as a frame of a moving view (light meshes where the scene has them), for tests;
+        pictures are always drawn whole.
         """
         w = max(1, int(width or self.width()))
         h = max(1, int(height or self.height()))
@@ -244,9 +271,11 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         widths = [it.width for it in lines]
         for it in lines:
             it.width = it.width * scale
+        self.frame_moving = bool(moving)
         try:
             self.paint(region=(0, 0, w, h), viewport=(0, 0, w, h))
         finally:
+            self.frame_moving = False
             for it, width in zip(lines, widths, strict=True):
                 it.width = width
         fbo.release()

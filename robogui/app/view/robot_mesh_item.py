@@ -193,29 +193,12 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         k = len(parts)
         if k == 0:
             raise ValueError("parts must hold at least one PartMesh")
-        rows, faces = [], []
-        offset = 0
-        for i, p in enumerate(parts):
-            v = np.asarray(p.vertices, np.float32)
-            f = np.asarray(p.faces, np.uint32)
-            nrm = _normals_of(v, f) if p.normals is None else np.asarray(p.normals, np.float32)
-            c = p.colors if p.colors is not None else np.tile(np.asarray(p.color, np.float32),
-                                                              (len(v), 1))
-            c = np.asarray(c, np.float32)
-            amb = 0.6 * c[:, :3] if p.ambient is None else np.asarray(p.ambient, np.float32)
-            spec = (np.full((len(v), 3), 0.25, np.float32) if p.specular is None
-                    else np.asarray(p.specular, np.float32))
-            # interleaved: position 3, normal 3, colour 4, ambient 3, specular 3, part 1
-            rows.append(np.hstack([v, nrm, c, amb, spec, np.full((len(v), 1), i)])
-                        .astype(np.float32))
-            faces.append(f + offset)
-            offset += len(v)
-        # each part's run of indices: only the runs of shown parts are drawn, so hidden
-        # parts cost no vertex shading (done on the CPU by a software rasteriser)
-        counts = np.array([3 * len(f) for f in faces])
-        self._runs = np.stack([np.cumsum(counts) - counts, counts], axis=1)
-        self._vertices = np.ascontiguousarray(np.vstack(rows))
-        self._faces = np.ascontiguousarray(np.vstack(faces).astype(np.uint32))
+        self._parts = list(parts)  # kept: a light copy replaces some of them (set_light)
+        self._vertices, self._faces, self._runs = _pack(parts)
+        # the light copy (level of detail): its arrays, their GL buffers, drawn or not
+        self._light = None  # (vertices, faces, runs)
+        self._light_buffers = None
+        self.light = False
         self.part_count = k
         self._model = np.tile(np.eye(4, dtype=np.float32), (k, 1, 1))
         self._gl_model = self._model.copy()  # column-major copies, ready for glUniform*
@@ -231,7 +214,7 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         self._capacity = max(8, 1 << (k - 1).bit_length())  # shader arrays: shared sizes
         self._shader = _shader(self._capacity)
         self._buffers = None  # GL names, created in the first paint (needs a context)
-        self._gl_buffers: list = []  # their QOpenGLBuffer owners
+        self._gl_buffers: dict = {}  # their QOpenGLBuffer owners, per copy
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -279,15 +262,43 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         self._flags[:, 1] = self._casts * float(shadow)
         self.update()
 
+    # -- level of detail ----------------------------------------------------------------------
+    def set_light(self, replacements: dict[int, PartMesh]) -> None:
+        """A light copy of this item: the parts ``replacements`` names (part index ->
+        a lighter mesh of the same part, e.g. decimated) swapped in, the others as they
+        are. Built and uploaded once; :attr:`light` chooses which copy is drawn (the
+        parts' matrices, tints and flags are shared by both)."""
+        self._gl_buffers.pop("light", None)  # the former copy's buffers are freed
+        if not replacements:
+            self._light, self._light_buffers = None, None
+            return
+        parts = [replacements.get(i, p) for i, p in enumerate(self._parts)]
+        self._light = _pack(parts)
+        self._light_buffers = None  # uploaded at the next paint that draws it
+
+    @property
+    def has_light(self) -> bool:
+        """Whether a light copy was set."""
+        return self._light is not None
+
+    def triangles(self, light: bool = False) -> int:
+        """Triangles of the shown parts in the full copy (or in the light one, when set),
+        their shadows not counted."""
+        runs = self._light[2] if light and self._light is not None else self._runs
+        return int(runs[self._flags[:, 0] > 0.5, 1].sum()) // 3
+
     # -- GL ------------------------------------------------------------------------------------
-    def _upload(self) -> None:
-        # Qt's buffer objects: when an item is gone (a robot replaced, a window closed),
-        # Qt frees its buffers in their share group, at once or at the group's next
-        # current context. The app's contexts share one group that outlives every window;
-        # bare glGenBuffers names were never freed there (~9 MB per Panda opened).
+    def _upload(self, vertices: np.ndarray, faces: np.ndarray, copy: str) -> tuple[int, int]:
+        """Vertex and index buffers of one copy ("full" or "light"); their GL names.
+
+        Qt's buffer objects: when an item or a copy is gone (a robot replaced, a window
+        closed), Qt frees its buffers in their share group, at once or at the group's
+        next current context. The app's contexts share one group that outlives every
+        window; bare glGenBuffers names were never freed there (~9 MB per Panda opened).
+        """
         buffers = []
-        for kind, data in ((QtOpenGL.QOpenGLBuffer.Type.VertexBuffer, self._vertices),
-                           (QtOpenGL.QOpenGLBuffer.Type.IndexBuffer, self._faces)):
+        for kind, data in ((QtOpenGL.QOpenGLBuffer.Type.VertexBuffer, vertices),
+                           (QtOpenGL.QOpenGLBuffer.Type.IndexBuffer, faces)):
             buf = QtOpenGL.QOpenGLBuffer(kind)
             buf.setUsagePattern(QtOpenGL.QOpenGLBuffer.UsagePattern.StaticDraw)
             if not buf.create():
@@ -296,18 +307,27 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
             buf.allocate(data, data.nbytes)
             buf.release()
             buffers.append(buf)
-        self._gl_buffers = buffers  # owned here: freed with the item
-        self._buffers = tuple(int(b.bufferId()) for b in buffers)
+        self._gl_buffers[copy] = buffers  # owned here: freed with the item or the copy
+        return int(buffers[0].bufferId()), int(buffers[1].bufferId())
+
+    def _current(self) -> tuple[tuple[int, int], np.ndarray]:
+        """The GL buffers and runs of the copy drawn now (uploaded on first use only: a
+        frame never re-uploads vertices, the parts move by their matrices)."""
+        if self.light and self._light is not None:
+            if self._light_buffers is None:
+                self._light_buffers = self._upload(self._light[0], self._light[1], "light")
+            return self._light_buffers, self._light[2]
+        if self._buffers is None:
+            self._buffers = self._upload(self._vertices, self._faces, "full")
+        return self._buffers, self._runs
 
     def paint(self) -> None:
         self.setupGLState()
-        if self._buffers is None:
-            self._upload()
+        (vbo, ibo), runs = self._current()
         program = self._shader.program()
         loc = _locations(program)
         mvp = np.array(self.mvpMatrix().data(), np.float32)
         vn = np.array(self.modelViewMatrix().normalMatrix().data(), np.float32)
-        vbo, ibo = self._buffers
         GL.glUseProgram(program)
         try:
             GL.glBindBuffer(GL.GL_ARRAY_BUFFER, vbo)
@@ -330,11 +350,11 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
             shown = self._flags[:, 0] > 0.5
             # the shadow first: the parts then draw over it
             for shadow, parts in ((1.0, shown & (self._flags[:, 1] > 0.5)), (0.0, shown)):
-                runs = self._merged_runs(parts)
-                if not runs:
+                merged = self._merged_runs(parts, runs)
+                if not merged:
                     continue
                 GL.glUniform1f(loc["u_shadow"], shadow)
-                for start, count in runs:
+                for start, count in merged:
                     GL.glDrawElements(GL.GL_TRIANGLES, count, GL.GL_UNSIGNED_INT,
                                       ctypes.c_void_p(4 * start))
             GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, 0)
@@ -343,10 +363,13 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         finally:
             GL.glUseProgram(0)
 
-    def _merged_runs(self, parts: np.ndarray) -> list[tuple[int, int]]:
-        """(first index, index count) of the selected parts, adjacent runs merged."""
+    def _merged_runs(self, parts: np.ndarray, all_runs: np.ndarray | None = None
+                     ) -> list[tuple[int, int]]:
+        """(first index, index count) of the selected parts in ``all_runs`` (default the
+        full copy's), adjacent runs merged."""
+        all_runs = self._runs if all_runs is None else all_runs
         runs: list[list[int]] = []
-        for (start, count), on in zip(self._runs.tolist(), parts.tolist(), strict=True):
+        for (start, count), on in zip(all_runs.tolist(), parts.tolist(), strict=True):
             if not on:
                 continue
             if runs and runs[-1][0] + runs[-1][1] == start:
@@ -354,6 +377,34 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
             else:
                 runs.append([start, count])
         return [(a, b) for a, b in runs]
+
+
+def _pack(parts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The interleaved vertex array (v, 17) float32, the index array (f, 3) uint32 and
+    each part's run of indices (k, 2) (first index, count) of ``parts``."""
+    rows, faces = [], []
+    offset = 0
+    for i, p in enumerate(parts):
+        v = np.asarray(p.vertices, np.float32)
+        f = np.asarray(p.faces, np.uint32)
+        nrm = _normals_of(v, f) if p.normals is None else np.asarray(p.normals, np.float32)
+        c = p.colors if p.colors is not None else np.tile(np.asarray(p.color, np.float32),
+                                                          (len(v), 1))
+        c = np.asarray(c, np.float32)
+        amb = 0.6 * c[:, :3] if p.ambient is None else np.asarray(p.ambient, np.float32)
+        spec = (np.full((len(v), 3), 0.25, np.float32) if p.specular is None
+                else np.asarray(p.specular, np.float32))
+        # interleaved: position 3, normal 3, colour 4, ambient 3, specular 3, part 1
+        rows.append(np.hstack([v, nrm, c, amb, spec, np.full((len(v), 1), i)])
+                    .astype(np.float32))
+        faces.append(f + offset)
+        offset += len(v)
+    # each part's run of indices: only the runs of shown parts are drawn, so hidden
+    # parts cost no vertex shading (done on the CPU by a software rasteriser)
+    counts = np.array([3 * len(f) for f in faces])
+    runs = np.stack([np.cumsum(counts) - counts, counts], axis=1)
+    return (np.ascontiguousarray(np.vstack(rows)),
+            np.ascontiguousarray(np.vstack(faces).astype(np.uint32)), runs)
 
 
 _STRIDE = 17 * 4  # bytes per interleaved vertex

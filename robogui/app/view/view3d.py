@@ -37,6 +37,7 @@ from .gl_host import SceneContainer, SceneWindow, plane_covers_viewport
 from .robot_mesh_item import SHADE_GLSL, RobotMeshItem, normal_matrices
 from .view_camera import CAMERA_PRESETS, CameraMixin
 from .view_input import InteractionMixin
+from .view_lod import LevelOfDetailMixin
 from .view_parts import SceneBuilder, _FloorPlane, _Label, _Part
 
 __all__ = ["RobotView", "RobotScene", "CAMERA_PRESETS", "scene_scale", "floor_height"]
@@ -82,7 +83,7 @@ def default_samples() -> int:
         return 4
 
 
-class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
+class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder, SceneWindow):
     """The GL scene of one robot in a ``QOpenGLWindow``; :class:`RobotView` is the widget.
 
     The parts attached to one frame (joint, link sticks, frame axes) are one batched
@@ -126,6 +127,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self.label_scale = 1.0  # presentation mode: larger labels
         self.floor_grid = None  # (base x, base y, half width, line step, z) of the grid
         self._init_interaction()  # mouse handlers, overlays, pre-paint hooks (view_input)
+        self._init_lod()  # light meshes while the view moves (view_lod)
         self.frames_shown: set[int] = set()  # link frames drawn even with link frames off
         self.floor_override: float | None = None  # a work cell's floor (view z), see set_floor
         if session is not None:
@@ -190,6 +192,9 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self.contact_frames: frozenset[int] = frozenset()  # links in contact (red)
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_picker, self.mesh_parts = None, []  # mesh_parts[i]: mesh i of the picker
+        self._loaded_meshes = None  # the VisualSet drawn (its light copy: view_lod)
+        if hasattr(self, "_lod_poll"):
+            self._start_lod(None, None)  # a light copy on its way is not for the next robot
 
     def set_robot(self, robot) -> None:
         """Build the GL items for ``robot`` (replacing the previous robot's)."""
@@ -208,6 +213,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self._build_meshes(robot)
         self._build_wrist(robot, s)
         self._build_batches()
+        self._start_lod(robot, self._loaded_meshes)
         # the name sits on the floor below the base origin; labels ride on frame 0, which
         # may be rotated (the two-link arm's base is turned 90 deg about x)
         foot = np.linalg.solve(base, [base[0, 3], base[1, 3], self._floor_z, 1.0])[:3]
@@ -400,6 +406,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
             self._plane.skip = cover and not self._plane.faint
         for fn in self._pre_paint:
             fn()
+        self._apply_lod()
         floor = self._plane.opts["color"] if cover else None
         self.opts["bgcolor"] = (*tuple(floor)[:3], 1.0) if floor is not None else \
             self._background

@@ -37,6 +37,10 @@ class InteractionMixin:
         return any(getattr(h, name)(event) for h in list(self._mouse_handlers))
 
     def mousePressEvent(self, event) -> None:  # noqa: N802
+        # frames until the release are a moving view's (gl_host); not the right button,
+        # whose release a context menu takes
+        if event.button() != QtCore.Qt.MouseButton.RightButton:
+            self.pointer_held = True
         super().mousePressEvent(event)  # keeps pyqtgraph's last mouse position current
         if not self._dispatch("press", event):
             self._auto_fit = False  # the user moves the camera
@@ -48,6 +52,7 @@ class InteractionMixin:
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802
+        self.pointer_held = event.buttons() != QtCore.Qt.MouseButton.NoButton
         if not self._dispatch("release", event):
             super().mouseReleaseEvent(event)
 

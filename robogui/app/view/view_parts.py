@@ -163,6 +163,7 @@ class SceneBuilder:
         if not robot.visuals:
             return
         loaded = load_visuals(robot)
+        self._loaded_meshes = loaded
         for m in loaded.meshes:
             self._add_part((m.vertices, m.faces), None, m.frame, np.eye(4), "mesh",
                            colors=m.colors, follow=m.follow,

@@ -196,3 +196,34 @@ def test_the_buffers_of_a_removed_robot_item_are_freed_in_the_shared_gl_group(vi
         view.update()  # the robot's own item paints: the orphans go first
     view.scene.makeCurrent()
     assert not GL.glIsBuffer(vbo) and not GL.glIsBuffer(ibo)
+def test_a_batched_item_keeps_a_light_copy_of_some_parts_beside_the_full_one():
+    tri = (np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), np.array([[0, 1, 2]]))
+    quad = (np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], float),
+            np.array([[0, 1, 2], [0, 2, 3]]))
+    item = RobotMeshItem([PartMesh(*quad, (1, 0, 0, 1)), PartMesh(*quad, (0, 1, 0, 1))])
+    assert not item.has_light and item.triangles() == item.triangles(light=True) == 4
+    item.set_light({1: PartMesh(*tri, (0, 1, 0, 1))})  # part 1 lighter, part 0 as it is
+    assert item.has_light and item.triangles(light=True) == 3
+    light_runs = item._light[2]
+    assert item._merged_runs(np.array([True, True]), light_runs) == [(0, 9)]
+    assert item._merged_runs(np.array([False, True]), light_runs) == [(6, 3)]
+    item.set_shown([True, False])  # hidden parts are not counted in either copy
+    assert item.triangles() == item.triangles(light=True) == 2
+    item.set_light({})
+    assert not item.has_light
+
+
+def test_a_frame_is_a_moving_views_while_a_button_is_held_or_a_stream_followed(view):
+    scene = view.scene
+    if not scene.software:
+        assert not scene._moving()  # hardware GL: every frame is whole
+        return
+    scene._last_paint = -1e9  # long still
+    assert not scene._moving()
+    scene.pointer_held = True
+    assert scene._moving()
+    scene.pointer_held, scene.streaming = False, True
+    assert scene._moving()
+    scene._settle_pending = True  # the settled frame is whole, whatever moves
+    assert not scene._moving()
+    scene._settle_pending, scene.streaming = False, False
