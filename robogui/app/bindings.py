@@ -17,7 +17,8 @@ widget back; session -> widget updates run with the widget's signals blocked.
 
 While a live stream is followed (hundreds of joint vectors a second, robogui --listen),
 the callbacks subscribed with ``paced=True`` (readouts: joint rows, the pose panel, live
-plots) run at most once per display frame, with the newest value (:data:`FRAME_PACER`);
+plots, the contact tint) run at most 20 times a second, with the newest value
+(:data:`FRAME_PACER`);
 the 3D view and the remote API's events still see every change at once.
 """
 
@@ -71,7 +72,7 @@ def joint_ref(session, j: int) -> Ref:
 
 
 class FramePacer:
-    """Runs paced callbacks at most once per display frame while held (a followed stream).
+    """Runs paced callbacks at most once per :attr:`interval_ms` while held (a followed stream).
 
     Not held (the usual case) a paced callback runs at once, as any other. Held by one or
     more keys (:meth:`hold`), :meth:`call` keeps the newest value per callback and a
@@ -79,7 +80,10 @@ class FramePacer:
     waits at once, so nothing shows a stale value after the stream.
     """
 
-    interval_ms = 16  # one frame at 60 fps
+    # 20 per second: numbers change faster than a person reads them, and the GUI thread
+    # keeps its time for the samples (the 3D view draws a followed stream at up to 30 fps,
+    # gl_host.SceneWindow.update; RViz's panels refresh about 10 times a second)
+    interval_ms = 50
 
     def __init__(self):
         self._holds: set = set()
@@ -140,7 +144,7 @@ class Subscriptions:
 
     def connect(self, signal: Signal, fn: Callable[[Any], Any], *, paced: bool = False
                 ) -> Callable[[Any], Any]:
-        """Call ``fn(value)`` on ``signal``; ``paced``: at most once per frame while a live
+        """Call ``fn(value)`` on ``signal``; ``paced``: at most 20 times a second while a live
         stream is followed (:data:`FRAME_PACER`), for readouts a person reads, not drags."""
         slot = (lambda value: FRAME_PACER.call(fn, value)) if paced else fn
         signal.connect(slot)

@@ -83,7 +83,7 @@ class ChainPanel(QtWidgets.QWidget):
         layout.addLayout(buttons)
         layout.addWidget(scroll, 1)
         subs = self._subs = Subscriptions(self)
-        subs.connect(session.events.frames, lambda _f: self.i and self.refresh())
+        subs.connect(session.events.frames, lambda _f: self.i and self.refresh(), paced=True)
         subs.connect(session.events.robot, lambda _r: self.go(min(self.i, session.robot.n_bodies)))
         self.go(0)
 

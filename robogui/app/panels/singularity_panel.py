@@ -65,7 +65,7 @@ class SingularityPanel(QtWidgets.QWidget):
             view.robotRebuilt.connect(self._readd)
             self._readd()
         subs = self._subs = Subscriptions(self)
-        subs.connect(session.events.frames, lambda _f: self.refresh())
+        subs.connect(session.events.frames, lambda _f: self.refresh(), paced=True)
         subs.connect(session.events.robot, lambda _r: self.refresh())
         self.refresh()
 

@@ -166,7 +166,7 @@ def install_remote(window, host: str = "127.0.0.1", port: int = 0, *, token: str
     server.clientsChanged.connect(last_client_gone)
     live.events.follow.connect(show)
     live.events.record.connect(show)
-    # while following, readouts (joint rows, pose, live plots) update once per frame
+    # while following, readouts (joint rows, pose, live plots) update 20 times a second
     live.events.follow.connect(lambda on: FRAME_PACER.hold(link, on))
 
     def view_streaming(on: bool) -> None:
