@@ -233,6 +233,9 @@ def stream_latency(ws, count: int = 2000, hz: float = 500.0) -> tuple[np.ndarray
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--samples", type=int, default=300, help="latency round trips")
+    p.add_argument("--streams", type=int, default=3,
+                   help="500 Hz streams of 2,000 samples (their latencies pooled: a shared "
+                        "machine's hiccups show less)")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         proc, info = start_app(Path(folder))
@@ -250,7 +253,10 @@ def main(argv=None) -> int:
                 cpu = [(b - a) / args.samples for a, b in
                        zip(cpu0, (cpu_seconds(proc.pid), cpu_seconds(proc.pid, proc.pid)),
                            strict=True)]
-                live, sent = stream_latency(ws)
+                runs = [stream_latency(ws) for _ in range(max(1, args.streams))]
+                live = np.concatenate([r[0] for r in runs])
+                sent = sum(r[1] for r in runs)
+                run_medians = [float(np.median(r[0])) * 1e3 for r in runs]
                 ws.send(json.dumps({"op": "subscribe", "events": [], "id": 1}))
                 while json.loads(ws.recv(10)).get("id") != 1:
                     pass
@@ -268,10 +274,11 @@ def main(argv=None) -> int:
     print(f"latency stream_q -> q event (Follow): median {med * 1e3:.2f} ms, 95th percentile "
           f"{p95 * 1e3:.2f} ms ({args.samples} round trips; one frame at 60 fps: "
           f"{FRAME_60 * 1e3:.1f} ms) -> {'OK' if med < FRAME_60 else 'over one frame'}")
-    print(f"latency in a 500 Hz stream (2,000 samples sent without waiting; each until a q "
-          f"event shows it or a newer one): median {np.median(live) * 1e3:.2f} ms, 95th "
-          f"percentile {float(np.percentile(live, 95)) * 1e3:.2f} ms; {sent} frames drawn "
-          f"in the 4 s")
+    print(f"latency in a 500 Hz stream ({len(runs)} x 2,000 samples sent without waiting; each "
+          f"until a q event shows it or a newer one): median {np.median(live) * 1e3:.2f} ms, "
+          f"95th percentile {float(np.percentile(live, 95)) * 1e3:.2f} ms (medians of the "
+          f"runs: {', '.join(f'{m:.1f}' for m in run_medians)} ms); {sent} events in "
+          f"{4 * len(runs)} s -> {'OK' if np.median(live) < FRAME_60 else 'over one frame'}")
     print(f"app CPU per followed sample (latency loop): {cpu[0] * 1e3:.1f} ms in all its "
           f"threads (GL rasteriser included), {cpu[1] * 1e3:.1f} ms on the GUI thread")
     print(f"latency set_q -> q event (a complete change: plots, torques, undo step): median "
