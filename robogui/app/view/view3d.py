@@ -147,6 +147,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         for name in DisplayOptions.field_names():
             subs.connect(session.display.events[name], lambda v, n=name: self._on_display(n, v))
         self.set_camera("iso")  # the documented start view, not pyqtgraph's default camera
+        self._start_view = True  # fit_start_view until a preset or the user moves it
         self._rebuild(fit=True)
 
     def _rebuild(self, fit: bool) -> None:
@@ -154,7 +155,7 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         self.set_robot(s.robot)
         self.show_frames(s.frames, s.limit_state)
         if fit:
-            self.fit_to_robot()
+            self.refit()  # a new robot: the start view until the user moves the camera
 
     def set_presentation_scale(self, k: float) -> None:
         """Presentation mode: labels, the tool axes and the floor grid lines ``k`` times
