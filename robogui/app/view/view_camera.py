@@ -59,6 +59,14 @@ def frame_points(points, R, tx: float, ty: float, pad: float = 0.0,
     return center, float(dist)
 
 
+def _camera_rotation(azimuth: float, elevation: float) -> np.ndarray:
+    """Rows right, up, back (3, 3) of pyqtgraph's orbit camera at these angles (deg)."""
+    az, el = math.radians(azimuth), math.radians(elevation)
+    back = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
+    right = np.array([-math.sin(az), math.cos(az), 0.0])
+    return np.vstack([right, np.cross(back, right), back])
+
+
 class CameraMixin:
     """Camera of a pyqtgraph GL scene that has ``_robot``, ``_frames``, ``_scale``,
     ``_floor_z``, ``_projection``, ``_auto_fit`` and ``_fit_providers``."""
@@ -81,7 +89,7 @@ class CameraMixin:
 
     def fit_to_robot(self) -> None:
         """Centre the camera on what is drawn of the robot (its meshes or sticks, tool axes,
-        pedestal, shadow, and the points of :meth:`add_fit_points`) and move it as close as
+        pedestal, and the points of :meth:`add_fit_points`; not its shadow) and move it as close as
         it can with all of it in view: the robot's projection spans :data:`FIT_FILL` of
         the view's width or height (:func:`frame_points`)."""
         if self._robot is None or self._frames is None:
@@ -111,9 +119,9 @@ class CameraMixin:
             pts.append(base[:2] + 0.9 * s * np.array([[1, 0], [-1, 0], [0, 1], [0, -1]]))
             pts[-1] = np.column_stack([pts[-1], np.full(4, self._floor_z)])
         pad = 0.15 * s if len(drawn) else 1.2 * s  # drawn geometry: its own extent
-        shadow = np.vstack([F[:, :3, 3], drawn])
-        shadow[:, 2] = self._floor_z
-        pts += [drawn, shadow]
+        # not the shadow: an arm held high (a KUKA's, 0.5 m up) casts it far down the
+        # view, and framing it would leave the robot itself a small part of the view
+        pts.append(drawn)
         for provider in self._fit_providers:
             extra = np.asarray(provider(), dtype=float).reshape(-1, 3)
             if extra.size:
@@ -162,28 +170,44 @@ class CameraMixin:
 
     def fit_start_view(self) -> None:
         """The view a robot opens in: the ``iso`` preset, fitted (:meth:`fit_to_robot`). A
-        robot that then spans less than :data:`START_HEIGHT_SHARE` of the view's height
-        (an arm stretched flat: the UR arms at zero, 5 times as long as high) is seen
-        from higher up, in steps of 3 degrees up to :data:`START_MAX_ELEVATION`, until it
-        does: looking down on a flat arm shows its length as height too."""
-        az, el0 = CAMERA_PRESETS["iso"]
+        robot that would span less than :data:`START_HEIGHT_SHARE` of the view's height
+        from there (an arm stretched flat: the UR arms and the KUKA KR 5 at zero, several
+        times as long as high) is seen from the nearest camera angles that show it so:
+        from higher up (elevation up to :data:`START_MAX_ELEVATION`: looking down on a
+        flat arm shows its length as height too), then also turned about the vertical
+        by up to 30 degrees (seeing the arm more end-on). The candidates are judged by
+        projecting the robot's points through :func:`frame_points` (no drawing)."""
+        az0, el0 = CAMERA_PRESETS["iso"]
         self._start_view = True  # set_camera (a preset, the user) ends it
-        if self.width() < 2 or self.height() < 2:  # not laid out yet: its resize refits
-            self.setCameraPosition(azimuth=az, elevation=el0)
-            self.fit_to_robot()
+        self.setCameraPosition(azimuth=az0, elevation=el0)
+        self.fit_to_robot()
+        w, h = self.width(), self.height()
+        if w < 2 or h < 2 or self._robot is None or self._frames is None:
+            return  # not laid out yet: its resize refits
+        body = self._drawn_points(self._frames, kinds=("mesh", "joint", "link"))
+        if not len(body) or self.robot_height_share() >= START_HEIGHT_SHARE:
             return
-        best = None
-        for el in np.arange(el0, START_MAX_ELEVATION + 1e-9, 3.0):
-            self.setCameraPosition(azimuth=az, elevation=float(el))
-            self.fit_to_robot()
-            share = self.robot_height_share()
-            if best is None or share > best[0] + 1e-9:
-                best = (share, float(el))
-            if share >= START_HEIGHT_SHARE:
+        pts, pad = self._fit_points_now()
+        tx = math.tan(math.radians(self.opts["fov"]) / 2)
+        ty = tx * h / w
+        persp = self._projection == "perspective"
+        els = np.arange(el0, START_MAX_ELEVATION + 1e-9, 3.0)
+        cands = sorted(((az0 + da, float(el)) for da in range(-30, 31, 10) for el in els),
+                       key=lambda c: (math.hypot(c[0] - az0, c[1] - el0), c[0]))
+        best = (-1.0, az0, el0)
+        for az, el in cands:
+            R = _camera_rotation(az, el)
+            center, dist = frame_points(pts, R, tx, ty, pad, persp)
+            rel = (body - center) @ R.T
+            scale = (dist - rel[:, 2]) * ty if persp else np.full(len(rel), dist * ty)
+            ny = np.clip(rel[:, 1] / np.maximum(scale, 1e-12), -1.0, 1.0)
+            share = float(ny.max() - ny.min()) / 2
+            if share > best[0] + 1e-9:
+                best = (share, az, el)
+            if share >= START_HEIGHT_SHARE + 0.02:  # the handle takes a little at the end
                 break
-        if best is not None and self.opts["elevation"] != best[1]:
-            self.setCameraPosition(azimuth=az, elevation=best[1])
-            self.fit_to_robot()
+        self.setCameraPosition(azimuth=best[1], elevation=best[2])
+        self.fit_to_robot()
 
     def robot_height_share(self) -> float:
         """The share of the view's height the robot's body (meshes, else its joints and
