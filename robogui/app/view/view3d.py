@@ -154,8 +154,9 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         s = self._session
         self.set_robot(s.robot)
         self.show_frames(s.frames, s.limit_state)
-        if fit:
-            self.refit()  # a new robot: the start view until the user moves the camera
+        if fit:  # a new robot: the start view until the user moves the camera
+            self.fit_start_view() if self._auto_fit and self._start_view else \
+                self.fit_to_robot()
 
     def set_presentation_scale(self, k: float) -> None:
         """Presentation mode: labels, the tool axes and the floor grid lines ``k`` times

@@ -163,13 +163,16 @@ class CameraMixin:
     def refit(self) -> None:
         """Fit the camera again: the start view (:meth:`fit_start_view`) while the camera
         is still the one the view started with, else the current angles fitted."""
-        if self._auto_fit and getattr(self, "_start_view", False):
-            self.fit_start_view()
+        start = getattr(self, "_start_frames", None)
+        if self._auto_fit and getattr(self, "_start_view", False) and start is not None \
+                and self._frames is not None and np.array_equal(start, self._frames):
+            self.fit_start_view()  # still the robot as it opened: choose the angles again
         else:
             self.fit_to_robot()
 
     def fit_start_view(self) -> None:
-        """The view a robot opens in: the ``iso`` preset, fitted (:meth:`fit_to_robot`). A
+        """The view a robot opens in (and, while it has not moved and the camera has not
+        been moved, after a resize): the ``iso`` preset, fitted (:meth:`fit_to_robot`). A
         robot that would span less than :data:`START_HEIGHT_SHARE` of the view's height
         from there (an arm stretched flat: the UR arms and the KUKA KR 5 at zero, several
         times as long as high) is seen from the nearest camera angles that show it so:
@@ -179,12 +182,13 @@ class CameraMixin:
         projecting the robot's points through :func:`frame_points` (no drawing)."""
         az0, el0 = CAMERA_PRESETS["iso"]
         self._start_view = True  # set_camera (a preset, the user) ends it
+        self._start_frames = None if self._frames is None else np.array(self._frames)
         self.setCameraPosition(azimuth=az0, elevation=el0)
         self.fit_to_robot()
         w, h = self.width(), self.height()
         if w < 2 or h < 2 or self._robot is None or self._frames is None:
             return  # not laid out yet: its resize refits
-        body = self._drawn_points(self._frames, kinds=("mesh", "joint", "link"))
+        body = self._body_points()
         if not len(body) or self.robot_height_share() >= START_HEIGHT_SHARE:
             return
         pts, pad = self._fit_points_now()
@@ -209,12 +213,24 @@ class CameraMixin:
         self.setCameraPosition(azimuth=best[1], elevation=best[2])
         self.fit_to_robot()
 
+    def _body_points(self) -> np.ndarray:
+        """World points (k, 3) of the robot's body as drawn: its meshes (else joints and
+        links) and, for a D-H robot, the pedestal it stands on."""
+        body = self._drawn_points(self._frames, kinds=("mesh", "joint", "link"))
+        base = self._robot.base[:3, 3]
+        if len(body) and base[2] - self._floor_z > 1e-9 and getattr(
+                self._display, "show_base", True):
+            plate = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]]) * 0.9 * self._scale
+            ped = np.column_stack([base[:2] + plate, np.full(4, self._floor_z)])
+            body = np.vstack([body, ped, [base]])
+        return body
+
     def robot_height_share(self) -> float:
         """The share of the view's height the robot's body (meshes, else its joints and
-        links as drawn) spans on screen now, in [0, 1]."""
+        links as drawn; a D-H robot's pedestal) spans on screen now, in [0, 1]."""
         if self._robot is None or self._frames is None:
             return 0.0
-        body = self._drawn_points(self._frames, kinds=("mesh", "joint", "link"))
+        body = self._body_points()
         if not len(body):
             return 0.0
         y = self.project(body)[:, 1]
