@@ -154,9 +154,10 @@ class RobotScene(InteractionMixin, CameraMixin, SceneBuilder, SceneWindow):
         s = self._session
         self.set_robot(s.robot)
         self.show_frames(s.frames, s.limit_state)
-        if fit:  # a new robot: the start view until the user moves the camera
-            self.fit_start_view() if self._auto_fit and self._start_view else \
-                self.fit_to_robot()
+        if fit and self._auto_fit and self._start_view:
+            self.fit_start_view()  # a new robot: the start view until the camera is moved
+        elif fit:
+            self.fit_to_robot()
 
     def set_presentation_scale(self, k: float) -> None:
         """Presentation mode: labels, the tool axes and the floor grid lines ``k`` times
