@@ -140,7 +140,9 @@ def _robot_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--xacro-arg", action="append", default=[], metavar="NAME:=VALUE",
                    help="xacro: the value of $(arg NAME) (repeatable), e.g. "
                         "--xacro-arg ur_type:=ur5e")
-    p.add_argument("--view", choices=VIEWS, default="iso", help="camera preset (default iso)")
+    p.add_argument("--view", choices=VIEWS, default=None,
+                   help="camera preset (default iso; the window: its start view, iso looking "
+                        "down more steeply on a robot too flat to fill half the view)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -369,13 +371,13 @@ def _render(args) -> int:
 
     try:
         if motion is None:
-            img = render.render_robot(robot, q, view=args.view, size=args.size,
+            img = render.render_robot(robot, q, view=args.view or "iso", size=args.size,
                                       path=args.output, display=display)
             print(f"wrote {args.output} ({img.width()}x{img.height()})")
             return 0
         size = args.size
         count = render.render_video(robot, motion, args.output, fps=args.fps, speed=args.speed,
-                                    size=size, view=args.view, display=display,
+                                    size=size, view=args.view or "iso", display=display,
                                     overlays=overlays,
                                     progress=terminal_progress(f"rendering {args.output}"))
     except (OSError, ValueError, RuntimeError) as exc:

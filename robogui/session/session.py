@@ -44,7 +44,7 @@ import numpy as np
 
 from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.model.robot import Robot
-from robogui.io.ros.srdf import START_POSE_NAMES
+from robogui.io.start_pose import start_q
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions
@@ -64,13 +64,11 @@ def robot_identity(robot) -> tuple[str, int]:
 
 
 def initial_q(robot: Robot) -> np.ndarray:
-    """The pose a freshly loaded robot is shown in: ``qr``; else the start pose an SRDF
-    names (``ready``, ``home``, ``default``, any case); else ``qz``; else zeros in limits."""
-    poses = {name.lower(): name for name in robot.poses}
-    for name in ("qr", *START_POSE_NAMES, "qz"):
-        if name in poses:
-            return robot.pose(poses[name])
-    return robot.clip_q(np.zeros(robot.n))
+    """The pose a freshly loaded robot is shown in, inside its limits
+    (:func:`robogui.io.start_pose.start_q`: ``qr``; else a start pose its file names,
+    ``ready``, ``home``, ``default``; else the file's own ``qz``; else zero, a joint whose
+    range excludes zero at the middle of its range)."""
+    return start_q(robot)
 
 
 class Session(DerivedQuantities, LiveCollisions, EventEmitter):

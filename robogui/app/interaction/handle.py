@@ -197,6 +197,15 @@ class HandleController:
         view.scene.add_mouse_handler(self)
         view.scene.add_pre_paint(self.refresh)
         view.scene.add_overlay(self._paint_reason)
+        view.scene.add_fit_points(self._fit_points)  # a fitted camera shows the handle whole
+
+    def _fit_points(self) -> np.ndarray:
+        """The ends of the handle's arrows (6, 3) at the current camera (none when off)."""
+        g = self.geometry() if self.enabled else None
+        if g is None:
+            return np.zeros((0, 3))
+        origin, axes, size = g
+        return origin + size * np.vstack([axes, -axes])
 
     # -- geometry --------------------------------------------------------------------------
     def pixel_size(self, point) -> float:

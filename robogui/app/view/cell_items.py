@@ -90,9 +90,15 @@ class CellLayer:
                 self.view.removeItem(item)
         self._items = []
         shadow = style.rgba(style.SHADOW)
+        meshes = [object_mesh(o) for o in objects]
+        # each object's box corners (8, 3) in its own frame: a fitted camera shows it whole
+        self._corners = np.array([
+            [[(lo, hi)[i >> k & 1][k] for k in range(3)] for i in range(8)]
+            for lo, hi in ((np.min(m[0], 0), np.max(m[0], 0)) for m in meshes)],
+            float).reshape(-1, 8, 3)
         for start in range(0, len(objects), _CHUNK):
-            parts = [PartMesh(*object_mesh(o), (1.0, 1.0, 1.0, 1.0), shadow=True)
-                     for o in objects[start:start + _CHUNK]]
+            parts = [PartMesh(*m, (1.0, 1.0, 1.0, 1.0), shadow=True)
+                     for m in meshes[start:start + _CHUNK]]
             item = RobotMeshItem(parts, floor_z=self._shadow_z(), shadow_color=shadow)
             item.setDepthValue(_DEPTH)
             self.view.addItem(item)
@@ -202,4 +208,9 @@ class CellLayer:
     def _fit_points(self) -> np.ndarray:
         if not len(self.placements) or not self.shown.any():
             return np.zeros((0, 3))
-        return self.placements[self.shown, :3, 3]
+        corners = getattr(self, "_corners", None)
+        if corners is None or len(corners) != len(self.placements):
+            return self.placements[self.shown, :3, 3]
+        M = self.placements[self.shown]
+        return (np.einsum("kij,kcj->kci", M[:, :3, :3], corners[self.shown])
+                + M[:, None, :3, 3]).reshape(-1, 3)

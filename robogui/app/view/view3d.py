@@ -149,13 +149,16 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
         for name in DisplayOptions.field_names():
             subs.connect(session.display.events[name], lambda v, n=name: self._on_display(n, v))
         self.set_camera("iso")  # the documented start view, not pyqtgraph's default camera
+        self._start_view = True  # fit_start_view until a preset or the user moves it
         self._rebuild(fit=True)
 
     def _rebuild(self, fit: bool) -> None:
         s = self._session
         self.set_robot(s.robot)
         self.show_frames(s.frames, s.limit_state)
-        if fit:
+        if fit and self._auto_fit and self._start_view:
+            self.fit_start_view()  # a new robot: the start view until the camera is moved
+        elif fit:
             self.fit_to_robot()
 
     def set_presentation_scale(self, k: float) -> None:

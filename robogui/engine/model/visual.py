@@ -40,6 +40,10 @@ class Visual:
         joint (0-based, the chain with its mimic joints, between frames j and j+1); a str
         names one of the robot's gripper joints (``Robot.gripper``). A single stage may
         be given bare (the 6-tuple).
+    file_material : True (URDF, as RViz): the mesh file's own material and colours win,
+        ``rgba`` colours what the file leaves unsaid. False (MJCF, as MuJoCo): the file's
+        material is not used at all (a file without one would otherwise bring its
+        reader's default grey); ``rgba`` decides.
     """
 
     frame: int
@@ -54,6 +58,7 @@ class Visual:
     follow: tuple = ()
     problem: str = ""
     roots: tuple = ()
+    file_material: bool = True
 
     def __post_init__(self):
         if self.kind not in KINDS:

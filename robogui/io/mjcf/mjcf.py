@@ -15,7 +15,9 @@ the compiled ``MjModel``:
 - ``jnt_range`` (when limited) -> ``qlim``, ``dof_damping`` -> ``B``,
   ``dof_frictionloss`` -> ``Tc``, ``dof_armature`` -> ``Jm`` (gear 1), a motor's
   ``ctrlrange`` x ``gear`` or the joint's ``actfrcrange`` -> ``tau_max``;
-  ``opt.gravity`` -> gravity.
+  ``opt.gravity`` -> gravity;
+- ``<keyframe>``s -> named poses; the one named ``ready``/``home``/``default``, else the
+  first, is where the robot opens (:mod:`robogui.io.start_pose`).
 
 The tip: the end of the longest chain of arm joints (gripper joints, named as
 :data:`~robogui.io.tip_names.GRIPPER_WORDS` says, do not count), preferring a body or site
@@ -35,6 +37,7 @@ from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 
 from ..file_error import RobotFileError
+from ..start_pose import START_POSE_NAMES
 from ..tip_names import GRIPPER_WORDS, flange_rank
 from .mjcf_visuals import mjcf_visuals, quat_matrix
 
@@ -298,8 +301,25 @@ def _build(path: Path, spec, m, tip: str | None) -> Robot:
     except ValueError as exc:
         raise RobotFileError(f"chain {root} -> {tip}: {exc}", path) from None
     qz = robot.clip_q(np.zeros(robot.n))
-    return robot.replace(poses={"qz": qz}) if qz.any() else robot.replace(
-        poses={"qz": np.zeros(robot.n)})
+    return robot.replace(poses={"qz": qz, **_keyframes(m, moving, robot)})
+
+
+def _keyframes(m, moving: list[int], robot: Robot) -> dict[str, np.ndarray]:
+    """The model's ``<keyframe>``s as named poses of the arm joints (q = qpos), clipped
+    into the limits: each under its name (an unnamed one: ``key N``, 1-based); when none
+    is named ``ready``, ``home`` or ``default``, the first is also the ``home`` pose, the
+    pose the robot opens in (:mod:`robogui.io.start_pose`)."""
+    adr = np.array([m.jnt_qposadr[j] for j in moving], dtype=int)
+    out: dict[str, np.ndarray] = {}
+    for k in range(min(int(m.nkey), 64)):
+        q = np.asarray(m.key_qpos[k], dtype=float)[adr]
+        if not np.isfinite(q).all():
+            continue
+        name = (m.key(k).name or f"key {k + 1}")[:80]
+        out.setdefault(name, robot.clip_q(q))
+    if out and not {n.lower() for n in out} & set(START_POSE_NAMES):
+        out["home"] = next(iter(out.values()))
+    return out
 
 
 _cache: dict = {}

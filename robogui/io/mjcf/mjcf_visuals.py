@@ -6,6 +6,13 @@ MuJoCo moves a mesh's vertices into the mesh's inertial frame when it compiles i
 here undoes that, so the file is drawn as written. Which geoms are drawn: when the model
 marks visual geoms (no contacts: ``contype = conaffinity = 0``), those; else all of them.
 Planes (floors) and height fields belong to the scene, not the robot.
+
+Colours are MuJoCo's: the geom's material rgba, else the geom's rgba (MuJoCo's default
+0.5 grey when it names neither); a mesh file's own material (an OBJ's ``mtllib``, or the
+default grey trimesh gives a file without one) is never used, as MuJoCo never reads it
+(``Visual.file_material = False``). A material's ``texture`` is used only through its
+rgba: the arms PyPI packages ship name builtin flat white cube textures (robosuite's
+Jaco), which leave the rgba as it is.
 """
 
 from __future__ import annotations
@@ -77,7 +84,7 @@ def mjcf_visuals(spec, m, path: Path, frames: dict[int, tuple[int, np.ndarray]],
             continue
         T = Tb @ _pose(m.geom_pos[g], m.geom_quat[g])
         kind, size = int(m.geom_type[g]), m.geom_size[g]
-        common = dict(rgba=rgba, link=body_names[b])
+        common = dict(rgba=rgba, link=body_names[b], file_material=False)
         if kind == _MESH:
             i = int(m.geom_dataid[g])
             if i not in files:

@@ -206,8 +206,8 @@ def _shaded(v, verts, faces, terms, target: int):
     key = None
     if v.kind == "mesh":
         st = os.stat(v.filename)
-        key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba, target,
-               limits())
+        key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba,
+               v.file_material, target, limits())
         with _LOCK:
             hit = _SHADED.get(key)
             if hit is not None:
@@ -245,6 +245,8 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
                     raise FileNotFoundError("not found")
                 verts, faces, cols = _read_mesh(v.filename, tuple(getattr(v, "roots", ())))
                 verts = verts * np.asarray(v.scale, np.float32)
+                if not v.file_material:  # MJCF: the model's rgba decides, not the file
+                    cols = np.full_like(cols, np.nan)
             else:
                 verts, faces, cols = _primitive(v)
             check_vertices(verts)

@@ -12,6 +12,7 @@ from trimesh.ray.ray_triangle import RayMeshIntersector
 from robogui.app import style
 from robogui.app.interaction.link_pick import HOVER_COLOR, SELECTED_COLOR
 from robogui.io.robotfile import load_robot
+from robogui.session.geometry.handle import hit_handle
 from robogui.session.geometry.picking import pick, pixel_ray
 from tests.app.interaction.test_handle import grab_point, send_mouse, settled
 from tests.urdf_files import PANDA
@@ -181,8 +182,11 @@ def test_the_mimic_finger_moves_with_the_finger_slider_and_picks_the_finger_join
     M = scene.part_transforms(scene._frames, [part])[0]
     md = part.item.opts["meshdata"]
     centres = md.vertexes()[md.faces()].mean(axis=1) @ M[:3, :3].T + M[:3, 3]
+    # where the tool handle (on the left finger, the tip) is not: it is hovered first
+    handle = window.view_tools.handle.geometry()
     xy = next(xy for xy in window.view.project(centres)
-              if _trimesh_part(scene, caster, owner, xy) is part)
+              if _trimesh_part(scene, caster, owner, xy) is part
+              and hit_handle(_ray(scene, xy), *handle) is None)
     send_mouse(window.view, "move", xy, button=NO)
     links = window.view_tools.links
     assert links.hover is not None and links.hover[0] == 7

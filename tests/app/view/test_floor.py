@@ -72,7 +72,10 @@ def test_the_reach_below_the_floor_shows_through_it(qtbot, size):
     shown = 0
     for xy in view.project(below) * w / view.width():
         x, y = int(round(xy[0])), int(round(xy[1]))
-        assert 6 <= x < w - 6 and 6 <= y < h - 6
-        patch = np.abs(with_arm[y - 6:y + 7, x - 6:x + 7] - without[y - 6:y + 7, x - 6:x + 7])
+        assert 12 <= x < w - 12 and 12 <= y < h - 12
+        # 25 px around the origin: a fitted view draws the arm large, and an origin may
+        # fall on a dark cap (as dark as the floor) with the white link right beside it
+        patch = np.abs(with_arm[y - 12:y + 13, x - 12:x + 13]
+                       - without[y - 12:y + 13, x - 12:x + 13])
         shown += patch.max() > 40
     assert shown >= len(below) / 2, "the reach below the floor is hidden"
