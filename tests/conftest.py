@@ -30,3 +30,13 @@ def stanford():
 def twolink():
     """Two-link planar arm (Spong), unit lengths and point masses."""
     return load_robot("twolink")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_folder(tmp_path_factory):
+    """No test writes into the user's ~/.cache: the mesh disk cache
+    (robogui/session/geometry/mesh_store.py) and other caches go to a temporary folder."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    mp.undo()
