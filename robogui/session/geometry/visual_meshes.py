@@ -38,7 +38,14 @@ from robogui.engine.mesh_guard import (
 )
 
 from . import mesh_looks, mesh_store
-from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_terms
+from .mesh_looks import (
+    _groups,
+    _row_hash,
+    crease_normals,
+    dae_effects,
+    quadric_decimate,
+    vertex_terms,
+)
 
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
@@ -306,7 +313,7 @@ def _drop_degenerate(verts, faces, cols):
     keep = area2 > 1e-12 * max(1.0, float(np.abs(verts).max()) ** 2)
     faces = faces[keep]
     # a face twice, once per side: their normals cancel (NaN)
-    _, first = np.unique(np.sort(faces, axis=1), axis=0, return_index=True)
+    first, _ = _groups(_row_hash(np.sort(faces, axis=1).astype(np.int64)))
     faces = faces[np.sort(first)]
     used, inv = np.unique(faces, return_inverse=True)  # vertices no face uses: no normal
     return verts[used], inv.reshape(faces.shape).astype(np.uint32), cols[used]
