@@ -209,6 +209,11 @@ def _disk_key(path: str, roots: tuple, raw: bytes, st) -> str:
         max_fan=mesh_looks.MAX_FAN)
 
 
+_DRAWN_SPEC = {"v": ("float32", 2, 3), "f": ("uint32", 2, 3), "c": ("float32", 2, 10),
+               "n": ("float32", 2, 3)}
+#: the disk key of each file (by its in-memory key), for the entries of its drawn forms
+_DISK_KEY: OrderedDict = OrderedDict()
+
 #: disk keys of files the disk cache did not have (so the parse that follows does not
 #: read and hash them again to write its entry)
 _MISSED: OrderedDict = OrderedDict()
@@ -234,6 +239,10 @@ def _from_disk(path: str, roots: tuple, mem_key):
     except Exception:  # the parse in the worker names the refusal
         return None, None
     key = _disk_key(path, roots, raw, st)
+    with _LOCK:
+        _DISK_KEY[mem_key] = key
+        while len(_DISK_KEY) > 1024:
+            _DISK_KEY.popitem(last=False)
     a = mesh_store.load(key, _SPEC, _valid_entry)
     if a is None:
         return None, key
@@ -353,14 +362,26 @@ def _shaded(v, verts, faces, terms, target: int):
     """(vertices, faces, terms, normals) of one visual in its own coordinates:
     decimated to ``target`` faces when it has more, crease-angle normals; cached for
     mesh files (path, modification time, scale, colour, target)."""
-    key = None
+    key = disk_key = None
     if v.kind == "mesh":
         st = os.stat(v.filename)
         key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba, target,
                limits())
         with _LOCK:
             hit = _SHADED.get(key)
-            if hit is not None:
+            file_key = _DISK_KEY.get(_mem_key(v.filename, tuple(getattr(v, "roots", ()))))
+        if hit is not None:
+            return hit
+        if file_key is not None:  # decimated or scaled unevenly: kept on disk as drawn
+            disk_key = mesh_store.key_of(file=file_key, scale=[float(x) for x in v.scale],
+                                         rgba=v.rgba, target=int(target))
+            a = mesh_store.load(disk_key, _DRAWN_SPEC,
+                                lambda a: len(a["f"]) <= target and _valid_entry(a)
+                                and not np.isnan(a["c"]).any())
+            if a is not None:
+                hit = (a["v"], a["f"], a["c"], a["n"])
+                with _LOCK:
+                    _SHADED[key] = hit
                 return hit
     terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
     if np.prod(v.scale) < 0:  # mirrored by its scale: keep the faces outward
@@ -370,6 +391,8 @@ def _shaded(v, verts, faces, terms, target: int):
     verts, faces, terms = _drop_degenerate(verts, faces, terms)
     src, normals, faces = crease_normals(verts, faces, attrs=terms)
     out = (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
+    if disk_key is not None:
+        mesh_store.store(disk_key, dict(zip("vfcn", out, strict=True)))
     if key is not None:
         with _LOCK:
             _SHADED[key] = out

@@ -203,3 +203,18 @@ def test_the_folder_stays_within_its_bound_least_recently_used_first(cache, monk
     assert mesh_store.load("k0", spec) is None
     mesh_store.store("k4", blob)
     assert not (cache / mesh_store._name("k4")).exists()
+
+
+def test_a_decimated_mesh_comes_back_as_drawn_without_decimating(cache, tmp_path, monkeypatch):
+    """Past the face budget (and for an uneven scale) the drawn mesh has its own entry."""
+    robot = _arm(tmp_path, shape=trimesh.creation.icosphere(subdivisions=3, radius=0.1))
+    cold = visual_meshes.load_visuals(robot, budget=600)
+    assert 400 < len(cold.meshes[0].faces) <= 600 < 1280
+    _forget_memory()
+    _no_parse(monkeypatch)
+    for name in ("decimate", "crease_normals"):
+        monkeypatch.setattr(visual_meshes, name, lambda *a, **k: 1 / 0)
+    hit = visual_meshes.load_visuals(load_robot(tmp_path / "arm.urdf"), budget=600)
+    a, b = cold.meshes[0], hit.meshes[0]
+    for name in ("vertices", "faces", "colors", "normals", "ambient", "specular"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
