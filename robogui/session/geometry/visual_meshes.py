@@ -375,9 +375,9 @@ def _shaded(v, verts, faces, terms, target: int):
         if file_key is not None:  # decimated or scaled unevenly: kept on disk as drawn
             disk_key = mesh_store.key_of(file=file_key, scale=[float(x) for x in v.scale],
                                          rgba=v.rgba, target=int(target))
+            # (the decimation may stop a little above its target: not checked)
             a = mesh_store.load(disk_key, _DRAWN_SPEC,
-                                lambda a: len(a["f"]) <= target and _valid_entry(a)
-                                and not np.isnan(a["c"]).any())
+                                lambda a: _valid_entry(a) and not np.isnan(a["c"]).any())
             if a is not None:
                 hit = (a["v"], a["f"], a["c"], a["n"])
                 with _LOCK:
