@@ -11,7 +11,11 @@ unreadable files give a warning naming the file and the link; the view draws tho
 links as sticks.
 
 Files are cached by path and modification time, the shaded meshes by the file, scale and
-face target, so opening the same robot again does not read or shade them again.
+face target, so opening the same robot again does not read or shade them again. A mesh's
+crease normals are computed in the mesh worker with its parsing
+(:func:`shaded_look_arrays`: several files at once), and what the workers make of a file
+is kept on disk too (:mod:`.mesh_store`, keyed by the file's content hash; a decimated
+mesh also as drawn), so a new process opening the same robot parses nothing.
 """
 
 from __future__ import annotations
