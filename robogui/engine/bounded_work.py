@@ -212,8 +212,11 @@ class _Pool:
         self.idle: queue.LifoQueue = queue.LifoQueue()
         self.slots = threading.Semaphore(WORKERS)
 
-    def take(self) -> _Worker:
-        self.slots.acquire()
+    def take(self, block: bool = True) -> _Worker | None:
+        """A worker (an idle one or a new one) and its slot; None at once when not
+        ``block`` and every slot is taken."""
+        if not self.slots.acquire(blocking=block):
+            return None
         try:
             while True:
                 try:
@@ -346,7 +349,13 @@ def warm_up(background: bool = True) -> None:
         taken = []
         try:
             for _ in range(WORKERS):
-                taken.append(_POOL.take())  # distinct workers: none is given back yet
+                # distinct workers: none is given back yet; a slot in use (a job, another
+                # warm-up) is not waited for, so warm-ups never hold slots waiting for
+                # each other's
+                w = _POOL.take(block=False)
+                if w is None:
+                    break
+                taken.append(w)
         except Exception:
             pass
         finally:
