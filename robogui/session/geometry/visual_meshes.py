@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from robogui.engine.bounded_work import preload
 from robogui.engine.collada import trim_collada
 from robogui.engine.guarded_open import read_guarded
 from robogui.engine.limits import limits
@@ -62,6 +63,8 @@ __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 #: about 35 ms (29 fps): it stays whole (decimated meshes shade less cleanly), heavier
 #: robots are brought down to this
 FACE_BUDGET = 150_000
+# the workers import this module (shaded_look_arrays) when they start, not at the first file
+preload(__name__)
 #: triangles of one mesh past which it is decimated (to FACE_BUDGET) inside the bounded
 #: mesh worker: below it the app's process holds a mesh in well under the 2 GiB budget
 WORKER_DECIMATE = 1_000_000
