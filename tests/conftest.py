@@ -58,3 +58,11 @@ def pytest_runtest_teardown(item, nextitem):
         widgets = len(app.topLevelWidgets()) if app is not None else -1
     with open(path, "a") as f:
         f.write(f"{rss_mb:.0f}\t{widgets}\t{item.nodeid}\n")
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_folder(tmp_path_factory):
+    """No test writes into the user's ~/.cache: the mesh disk cache
+    (robogui/session/geometry/mesh_store.py) and other caches go to a temporary folder."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    mp.undo()

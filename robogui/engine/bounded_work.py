@@ -28,12 +28,22 @@ from concurrent.futures import ThreadPoolExecutor
 from .limits import ENV, limits
 
 __all__ = ["WorkLimitExceeded", "WorkerUnavailable", "run_bounded", "run_many", "warm_up",
-           "shutdown", "WORKERS"]
+           "preload", "shutdown", "WORKERS"]
 
 #: worker processes kept (the machine's cores, at most 2: parsing is CPU-bound)
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: modules the forkserver imports once, so a new worker starts in milliseconds
 PRELOAD = ["numpy", "trimesh", "collada", "robogui.engine.mesh_guard"]
+#: modules of the callers' jobs, imported by new workers too (:func:`preload`)
+_EXTRA: list[str] = []
+
+
+def preload(*modules: str) -> None:
+    """Have workers started from now on import ``modules`` (the module of a caller's job
+    function) when they start, so the first file does not wait for that import."""
+    for m in modules:
+        if m not in _EXTRA:
+            _EXTRA.append(m)
 
 
 class WorkLimitExceeded(ValueError):
@@ -124,11 +134,12 @@ def _serve(conn) -> None:
 def _main() -> None:
     """The worker process's entry: the channel to the parent is stdin and the original
     stdout (what libraries print goes to stderr instead), then :func:`_serve`."""
+    import sys
     from multiprocessing.connection import Connection
 
     out = os.dup(1)
     os.dup2(2, 1)
-    for name in PRELOAD:
+    for name in PRELOAD + sys.argv[1:]:
         try:
             __import__(name)
         except Exception:
@@ -180,7 +191,8 @@ class _Worker:
         for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
             env[var] = "1"  # one parse per process; no thread pools to reserve memory for
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from robogui.engine.bounded_work import _main; _main()"],
+            [sys.executable, "-c", "from robogui.engine.bounded_work import _main; _main()",
+             *_EXTRA],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, close_fds=True)
         self.conn = _Duplex(Connection(os.dup(self.proc.stdout.fileno()), writable=False),
                             Connection(os.dup(self.proc.stdin.fileno()), readable=False))
@@ -212,8 +224,11 @@ class _Pool:
         self.idle: queue.LifoQueue = queue.LifoQueue()
         self.slots = threading.Semaphore(WORKERS)
 
-    def take(self) -> _Worker:
-        self.slots.acquire()
+    def take(self, block: bool = True) -> _Worker | None:
+        """A worker (an idle one or a new one) and its slot; None at once when not
+        ``block`` and every slot is taken."""
+        if not self.slots.acquire(blocking=block):
+            return None
         try:
             while True:
                 try:
@@ -346,7 +361,13 @@ def warm_up(background: bool = True) -> None:
         taken = []
         try:
             for _ in range(WORKERS):
-                taken.append(_POOL.take())  # distinct workers: none is given back yet
+                # distinct workers: none is given back yet; a slot in use (a job, another
+                # warm-up) is not waited for, so warm-ups never hold slots waiting for
+                # each other's
+                w = _POOL.take(block=False)
+                if w is None:
+                    break
+                taken.append(w)
         except Exception:
             pass
         finally:

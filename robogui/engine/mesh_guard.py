@@ -36,7 +36,7 @@ from .guarded_open import RefusedFile, read_guarded
 from .limits import ENV, Limits, limits, set_limits
 
 __all__ = ["MeshRefused", "load_mesh_guarded", "check_vertices", "scene_parts", "check_counts",
-           "mesh_arrays", "read_mesh_arrays", "prefetch_meshes"]
+           "check_bytes", "mesh_arrays", "read_mesh_arrays", "prefetch_meshes", "refusal"]
 
 
 class MeshRefused(ValueError):
@@ -81,6 +81,17 @@ def check_counts(raw: bytes, suffix: str) -> None:
     """Raise MeshRefused when the mesh bytes ``raw`` (a file ending in ``suffix``: .stl,
     .ply, .obj) declare or hold more triangles than the limit, or lie about their count."""
     _check_counts(raw, suffix)
+
+
+def check_bytes(raw: bytes, suffix: str) -> None:
+    """Every check :func:`load_mesh_guarded` makes on a mesh file's bytes before parsing
+    them (its declared or held triangles, what a zip or zae inflates to); raises
+    MeshRefused. For a caller that uses arrays made earlier from the same bytes (a disk
+    cache): the file is refused the same way as when it is parsed."""
+    suffix = suffix.lower()
+    _check_counts(raw, suffix)
+    if suffix in (".zip", ".zae"):
+        _check_zip(raw)
 
 
 def _check_zip(raw: bytes) -> None:
@@ -270,6 +281,17 @@ def _as_refusal(exc: BaseException) -> BaseException:
     if isinstance(exc, WorkLimitExceeded):
         return MeshRefused(f"reading the mesh {exc}")
     return exc
+
+
+def refusal(path, roots=(), extract=mesh_arrays) -> BaseException | None:
+    """The refusal :func:`read_mesh_arrays` remembered for this file (same modification
+    time, size, folders, limits and ``extract``), or None."""
+    try:
+        key = _key(os.fspath(path), tuple(roots), extract)
+    except OSError:
+        return None
+    with _LOCK:
+        return _REFUSED.get(key)
 
 
 def read_mesh_arrays(path, roots=(), extract=mesh_arrays):

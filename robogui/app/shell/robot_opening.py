@@ -123,6 +123,9 @@ class RobotOpening:
         self._on_robot(self.session.robot)
 
     def open_robot_dialog(self) -> None:
+        from robogui.engine.bounded_work import warm_up
+
+        warm_up()  # the mesh-reading workers start while the user chooses a file
         start = str(Path(self.robot_path).parent) if self.robot_path else ""
         path = library.ask_robot_file(self, start)
         if path:

@@ -16,7 +16,6 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PySide6 import QtGui
 
-from robogui.session.geometry.picking import MeshPicker
 from robogui.session.geometry.scene import reaches_below_floor
 
 from .. import style
@@ -156,7 +155,10 @@ class SceneBuilder:
 
     def _build_meshes(self, robot) -> None:
         """The robot's own geometry (URDF meshes, primitives), one part per visual."""
-        from robogui.session.geometry.visual_cache import load_visuals  # reopen: no work
+        from robogui.session.geometry.visual_cache import (  # reopen: no work
+            load_visuals,
+            mesh_picker,
+        )
 
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_warnings = []
@@ -171,7 +173,7 @@ class SceneBuilder:
                                   "specular": m.specular})
             self.mesh_parts.append(self._parts[-1])
             self._mesh_frames.add(m.frame)
-        self.mesh_picker = MeshPicker(loaded.meshes)  # rays against the drawn triangles
+        self.mesh_picker = mesh_picker(loaded)  # rays against the drawn triangles
         self._missing_frames = set(loaded.missing_frames)
         self.mesh_warnings = list(loaded.warnings)
         for text in loaded.warnings:

@@ -215,18 +215,30 @@ def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = 
     group = np.repeat(np.arange(len(starts)), sizes)  # group of each sorted corner
     d = sizes[group]
     small = d <= MAX_FAN
-    idx = np.flatnonzero(small)  # sorted corners whose pairs are formed
+    angle = _corner_angles(tri).ravel()[order]  # of each sorted corner
+    sun = un[corner_face[order]]  # its face's unit normal
+    # a position whose faces all lie within half the crease angle of their mean turn by
+    # at most the crease angle from each other: every corner there gets the whole sum,
+    # and no pairs need forming (most of a smooth surface)
+    whole = np.column_stack([np.bincount(group, weights=angle * sun[:, k],
+                                         minlength=len(starts)) for k in range(3)])
+    size = np.linalg.norm(whole, axis=1, keepdims=True)
+    mean = np.divide(whole, size, out=np.zeros_like(whole), where=size > 0)
+    near = np.minimum.reduceat(np.einsum("ij,ij->i", sun, mean[group]), starts)
+    cone = (near >= np.cos(np.radians(crease_deg / 2)) - 1e-9) & (size[:, 0] > 0)
+    idx = np.flatnonzero(small & ~cone[group])  # sorted corners whose pairs are formed
     dd = d[idx]
     rep = np.repeat(idx, dd)  # sorted corner i, once per partner
     within = np.arange(len(rep)) - np.repeat(np.cumsum(dd) - dd, dd)
     partner = starts[group[rep]] + within
-    fi, fj = corner_face[order[rep]], corner_face[order[partner]]
     cos_lim = np.cos(np.radians(crease_deg))
-    ok = np.einsum("ij,ij->i", un[fi], un[fj]) >= cos_lim - 1e-9
-    w = np.where(ok, _corner_angles(tri).ravel()[order[partner]], 0.0)
+    ok = np.einsum("ij,ij->i", sun[rep], sun[partner]) >= cos_lim - 1e-9
+    w = np.where(ok, angle[partner], 0.0)
     acc = np.zeros((len(sp), 3))
     for k in range(3):
-        acc[:, k] = np.bincount(rep, weights=w * un[fj, k], minlength=len(sp))
+        acc[:, k] = np.bincount(rep, weights=w * sun[partner, k], minlength=len(sp))
+    smooth = small & cone[group]
+    acc[smooth] = whole[group[smooth]]
     acc[~small] = fn[corner_face[order[~small]]]
     nrm = np.empty_like(acc)
     nrm[order] = acc  # back to corner order
@@ -238,12 +250,26 @@ def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = 
     if attrs is None:
         key = np.column_stack([f.ravel(), q])
     else:
-        a = np.nan_to_num(np.asarray(attrs, dtype=np.float64)[f.ravel()], nan=-1.0)
-        key = np.column_stack([pos, q, np.round(a * 1e4).astype(np.int64)])
-    _, first, inv = np.unique(_row_hash(key), return_index=True, return_inverse=True)
+        # the attributes told apart per original vertex (v rows), not per corner (3f)
+        a = np.nan_to_num(np.asarray(attrs, dtype=np.float64), nan=-1.0)
+        a_id = _row_hash(np.round(a * 1e4).astype(np.int64))
+        key = np.column_stack([pos, q, a_id[f.ravel()]])
+    first, inv = _groups(_row_hash(key))
     src = f.ravel()[first]
     return (src, nrm[first].astype(np.float32),
             inv.ravel().reshape(-1, 3).astype(np.uint32))
+
+
+def _groups(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(one index of each distinct value of ``h`` (n,), in ascending value order; the
+    group of each element (n,)): ``np.unique``'s index and inverse, with numpy's fast
+    unstable sort (which element stands for its group does not matter here)."""
+    order = np.argsort(h)
+    sh = h[order]
+    new = np.r_[True, sh[1:] != sh[:-1]]
+    inv = np.empty(len(h), np.int64)
+    inv[order] = np.cumsum(new) - 1
+    return order[new], inv
 
 
 def _corner_angles(tri: np.ndarray) -> np.ndarray:

@@ -11,11 +11,16 @@ unreadable files give a warning naming the file and the link; the view draws tho
 links as sticks.
 
 Files are cached by path and modification time, the shaded meshes by the file, scale and
-face target, so opening the same robot again does not read or shade them again.
+face target, so opening the same robot again does not read or shade them again. A mesh's
+crease normals are computed in the mesh worker with its parsing
+(:func:`shaded_look_arrays`: several files at once), and what the workers make of a file
+is kept on disk too (:mod:`.mesh_store`, keyed by the file's content hash; a decimated
+mesh also as drawn), so a new process opening the same robot parses nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from collections import OrderedDict
@@ -23,18 +28,29 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from robogui.engine.bounded_work import preload
 from robogui.engine.collada import trim_collada
 from robogui.engine.guarded_open import read_guarded
 from robogui.engine.limits import limits
 from robogui.engine.mesh_guard import (
     MeshRefused,
+    check_bytes,
     check_vertices,
     prefetch_meshes,
     read_mesh_arrays,
+    refusal,
     scene_parts,
 )
 
-from .mesh_looks import crease_normals, dae_effects, quadric_decimate, vertex_terms
+from . import mesh_looks, mesh_store
+from .mesh_looks import (
+    _groups,
+    _row_hash,
+    crease_normals,
+    dae_effects,
+    quadric_decimate,
+    vertex_terms,
+)
 
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 
@@ -47,6 +63,8 @@ __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
 #: about 35 ms (29 fps): it stays whole (decimated meshes shade less cleanly), heavier
 #: robots are brought down to this
 FACE_BUDGET = 150_000
+# the workers import this module (shaded_look_arrays) when they start, not at the first file
+preload(__name__)
 #: triangles of one mesh past which it is decimated (to FACE_BUDGET) inside the bounded
 #: mesh worker: below it the app's process holds a mesh in well under the 2 GiB budget
 WORKER_DECIMATE = 1_000_000
@@ -134,26 +152,174 @@ def look_arrays(loaded, fix: np.ndarray, source) -> tuple:
     return decimate(v, f, c, FACE_BUDGET) if len(f) > WORKER_DECIMATE else (v, f, c)
 
 
-def _read_mesh(path: str, roots: tuple = ()):
-    """(vertices, faces, terms) of a mesh file, scene transforms applied, ``terms`` (v, 10)
-    the material per vertex (:func:`~.mesh_looks.vertex_terms`: diffuse RGBA, ambient,
-    specular; NaN unknown); cached. Parsed by :func:`look_arrays` in a bounded worker
-    process (:mod:`robogui.engine.mesh_guard`: time and memory limits) inside the folders
-    ``roots``."""
+def shaded_look_arrays(loaded, fix: np.ndarray, source) -> tuple:
+    """(vertices (k, 3), faces (t, 3), terms (k, 10), normals (k, 3) or None): for a mesh
+    of at most :data:`FACE_BUDGET` triangles, :func:`look_arrays`'s mesh shaded at scale 1
+    and full resolution (:func:`unit_shading`), else its arrays and None. The crease
+    normals are computed in the worker, in parallel with the other files' parsing."""
+    v, f, c = look_arrays(loaded, fix, source)
+    # coordinates past any scale a robot file may give (check_vertices refuses them
+    # after scaling): left as read, so the refusal names them
+    if len(f) <= FACE_BUDGET and float(np.abs(v).max()) < 1e6:
+        try:
+            shaded = unit_shading(v, f, c)
+        except MemoryError:  # past the worker's budget: the app's process shades it
+            shaded = None
+        if shaded is not None and len(shaded[1]):
+            return shaded
+    return v, f, c, None
+
+
+def unit_shading(verts, faces, terms) -> tuple:
+    """(vertices (k, 3) float32, faces (t, 3) uint32, terms (k, 10) float32 with NaN
+    unknown, normals (k, 3) float32) of a mesh at scale 1 without decimation: zero-area
+    and doubled faces left out, crease-angle normals, the corners split where the normal
+    or the material changes (:func:`~.mesh_looks.crease_normals`). The result is the
+    same mesh (a uniform scale moves no normal; decimation and a non-uniform scale start
+    from it again: both weld by position)."""
+    verts, faces, terms = _drop_degenerate(np.asarray(verts), np.asarray(faces),
+                                           np.asarray(terms))
+    src, normals, faces = crease_normals(verts, faces, attrs=terms)
+    return (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
+
+
+# what a disk cache entry holds: name -> (dtype, ndim, columns); "?": may be missing
+_SPEC = {"v": ("float32", 2, 3), "f": ("uint32", 2, 3), "c": ("float32", 2, 10),
+         "n?": ("float32", 2, 3)}
+
+
+def _terms_ok(t: np.ndarray) -> bool:
+    known = t[~np.isnan(t)]
+    return bool(known.size == 0 or (known.min() >= -1e-6 and known.max() <= 1 + 1e-6))
+
+
+def _valid_entry(a: dict) -> bool:
+    """A disk entry's arrays are a mesh this module could have made: shapes agree, face
+    indices in range, at most the triangle limit, finite coordinates, unit normals,
+    material terms in [0, 1] or NaN."""
+    v, f, c = a["v"], a["f"], a["c"]
+    if not (0 < len(f) <= limits().triangles and len(v) > 0 and len(c) == len(v)):
+        return False
+    if int(f.max()) >= len(v) or not np.isfinite(v).all() or not _terms_ok(c):
+        return False
+    n = a.get("n")
+    return n is None or bool(len(n) == len(v) and np.isfinite(n).all() and
+                             np.all(np.abs(np.linalg.norm(n, axis=1) - 1) < 1e-3))
+
+
+def _disk_key(path: str, roots: tuple, raw: bytes, st) -> str:
+    return mesh_store.key_of(
+        kind="visual mesh", path=os.path.abspath(path), roots=list(roots),
+        sha256=hashlib.sha256(raw).hexdigest(), size=st.st_size,
+        mtime_ns=st.st_mtime_ns, limits=repr(limits()), face_budget=FACE_BUDGET,
+        worker_decimate=WORKER_DECIMATE, crease=mesh_looks.CREASE_DEG,
+        max_fan=mesh_looks.MAX_FAN)
+
+
+_DRAWN_SPEC = {"v": ("float32", 2, 3), "f": ("uint32", 2, 3), "c": ("float32", 2, 10),
+               "n": ("float32", 2, 3)}
+#: the disk key of each file (by its in-memory key), for the entries of its drawn forms
+_DISK_KEY: OrderedDict = OrderedDict()
+
+#: disk keys of files the disk cache did not have (so the parse that follows does not
+#: read and hash them again to write its entry)
+_MISSED: OrderedDict = OrderedDict()
+
+
+def _from_disk(path: str, roots: tuple, mem_key):
+    """(arrays as :func:`_read_looks` gives them or None, the disk key or None). The file
+    is read through the guarded opener and its bytes get every check made before
+    parsing (a refused file is refused here as when parsed: the caller parses it then
+    and names the refusal); a file refused earlier is not looked up."""
+    with _LOCK:
+        missed = _MISSED.pop(mem_key, None)
+    if missed is not None:
+        return None, missed
+    if not mesh_store.max_bytes() or refusal(path, roots, shaded_look_arrays) is not None:
+        return None, None
+    try:
+        st = os.stat(path)
+        raw = read_guarded(path, limits().mesh_bytes, roots or (os.path.dirname(path),))
+        check_bytes(raw, os.path.splitext(path)[1])
+        if os.stat(path).st_mtime_ns != st.st_mtime_ns:
+            return None, None  # written while read: no entry for a moving target
+    except Exception:  # the parse in the worker names the refusal
+        return None, None
+    key = _disk_key(path, roots, raw, st)
+    with _LOCK:
+        _DISK_KEY[mem_key] = key
+        while len(_DISK_KEY) > 1024:
+            _DISK_KEY.popitem(last=False)
+    a = mesh_store.load(key, _SPEC, _valid_entry)
+    if a is None:
+        return None, key
+    return (a["v"], a["f"], a["c"], a.get("n")), key
+
+
+def _mem_key(path: str, roots: tuple):
     st = os.stat(path)
-    key = (path, st.st_mtime_ns, st.st_size, roots, limits())
+    return (path, st.st_mtime_ns, st.st_size, roots, limits())
+
+
+def _read_looks(path: str, roots: tuple = ()):
+    """(vertices, faces, terms, normals or None) of a mesh file, scene transforms
+    applied, ``terms`` (v, 10) the material per vertex (:func:`~.mesh_looks.vertex_terms`:
+    diffuse RGBA, ambient, specular; NaN unknown), ``normals`` when shaded in the worker
+    (:func:`shaded_look_arrays`); cached in memory and on disk (:mod:`.mesh_store`).
+    Parsed in a bounded worker process (:mod:`robogui.engine.mesh_guard`: time and
+    memory limits) inside the folders ``roots``."""
+    key = _mem_key(path, roots)
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None:
             return hit
-    # parsed in a bounded worker process (time and memory limits), COLLADA units applied
-    v, f, c = read_mesh_arrays(path, roots, extract=look_arrays)
-    out = (v.astype(np.float32), f.astype(np.uint32), c.astype(np.float32))
+    out, disk_key = _from_disk(path, roots, key)
+    if out is None:
+        # parsed in a bounded worker process (time and memory limits), COLLADA units applied
+        v, f, c, n = read_mesh_arrays(path, roots, extract=shaded_look_arrays)
+        out = (v.astype(np.float32), f.astype(np.uint32), c.astype(np.float32), n)
+        if disk_key is not None:
+            arrays = dict(zip("vfc", out[:3], strict=True))
+            if n is not None:
+                arrays["n"] = n
+            mesh_store.store(disk_key, arrays)
+    _keep(key, out)
+    return out
+
+
+def _keep(key, out) -> None:
     with _LOCK:
         _CACHE[key] = out
+        _CACHE.move_to_end(key)
         while len(_CACHE) > 256:
             _CACHE.popitem(last=False)
-    return out
+
+
+def _read_mesh(path: str, roots: tuple = ()):
+    """(vertices, faces, terms) of :func:`_read_looks`."""
+    return _read_looks(path, roots)[:3]
+
+
+def _ready(path: str, roots: tuple) -> bool:
+    """Whether ``path``'s arrays are at hand, in memory or (then kept in memory) in the
+    disk cache: no worker needs to parse it."""
+    try:
+        key = _mem_key(path, roots)
+    except OSError:
+        return False
+    with _LOCK:
+        if key in _CACHE:
+            return True
+    out, disk_key = _from_disk(path, roots, key)
+    if out is not None:
+        _keep(key, out)
+        return True
+    if disk_key is not None:
+        with _LOCK:
+            _MISSED[key] = disk_key
+            while len(_MISSED) > 256:
+                _MISSED.popitem(last=False)
+    return False
 
 
 def _drop_degenerate(verts, faces, cols):
@@ -163,7 +329,7 @@ def _drop_degenerate(verts, faces, cols):
     keep = area2 > 1e-12 * max(1.0, float(np.abs(verts).max()) ** 2)
     faces = faces[keep]
     # a face twice, once per side: their normals cancel (NaN)
-    _, first = np.unique(np.sort(faces, axis=1), axis=0, return_index=True)
+    first, _ = _groups(_row_hash(np.sort(faces, axis=1).astype(np.int64)))
     faces = faces[np.sort(first)]
     used, inv = np.unique(faces, return_inverse=True)  # vertices no face uses: no normal
     return verts[used], inv.reshape(faces.shape).astype(np.uint32), cols[used]
@@ -203,14 +369,26 @@ def _shaded(v, verts, faces, terms, target: int):
     """(vertices, faces, terms, normals) of one visual in its own coordinates:
     decimated to ``target`` faces when it has more, crease-angle normals; cached for
     mesh files (path, modification time, scale, colour, target)."""
-    key = None
+    key = disk_key = None
     if v.kind == "mesh":
         st = os.stat(v.filename)
         key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba,
                v.file_material, target, limits())
         with _LOCK:
             hit = _SHADED.get(key)
-            if hit is not None:
+            file_key = _DISK_KEY.get(_mem_key(v.filename, tuple(getattr(v, "roots", ()))))
+        if hit is not None:
+            return hit
+        if file_key is not None:  # decimated or scaled unevenly: kept on disk as drawn
+            disk_key = mesh_store.key_of(file=file_key, scale=[float(x) for x in v.scale],
+                                         rgba=v.rgba, target=int(target))
+            # (the decimation may stop a little above its target: not checked)
+            a = mesh_store.load(disk_key, _DRAWN_SPEC,
+                                lambda a: _valid_entry(a) and not np.isnan(a["c"]).any())
+            if a is not None:
+                hit = (a["v"], a["f"], a["c"], a["n"])
+                with _LOCK:
+                    _SHADED[key] = hit
                 return hit
     terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
     if np.prod(v.scale) < 0:  # mirrored by its scale: keep the faces outward
@@ -220,6 +398,8 @@ def _shaded(v, verts, faces, terms, target: int):
     verts, faces, terms = _drop_degenerate(verts, faces, terms)
     src, normals, faces = crease_normals(verts, faces, attrs=terms)
     out = (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
+    if disk_key is not None:
+        mesh_store.store(disk_key, dict(zip("vfcn", out, strict=True)))
     if key is not None:
         with _LOCK:
             _SHADED[key] = out
@@ -233,9 +413,10 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     all, past it each mesh decimated in proportion (at least 200 faces each)."""
     out = VisualSet()
     raw = []
-    prefetch_meshes(((v.filename, tuple(getattr(v, "roots", ()))) for v in robot.visuals
-                     if v.kind == "mesh" and v.filename and not getattr(v, "problem", "")),
-                    extract=look_arrays)
+    files = {(v.filename, tuple(getattr(v, "roots", ()))) for v in robot.visuals
+             if v.kind == "mesh" and v.filename and not getattr(v, "problem", "")}
+    # files the disk cache answers are not parsed; the others two at a time
+    prefetch_meshes((f for f in sorted(files) if not _ready(*f)), extract=shaded_look_arrays)
     for v in robot.visuals:
         try:
             if getattr(v, "problem", ""):
@@ -243,12 +424,14 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
             if v.kind == "mesh":
                 if not os.path.lexists(v.filename):
                     raise FileNotFoundError("not found")
-                verts, faces, cols = _read_mesh(v.filename, tuple(getattr(v, "roots", ())))
+                verts, faces, cols, normals = _read_looks(v.filename,
+                                                          tuple(getattr(v, "roots", ())))
                 verts = verts * np.asarray(v.scale, np.float32)
                 if not v.file_material:  # MJCF: the model's rgba decides, not the file
                     cols = np.full_like(cols, np.nan)
             else:
                 verts, faces, cols = _primitive(v)
+                normals = None
             check_vertices(verts)
         except Exception as exc:  # any reader error: warn and draw a stick instead
             what = v.uri or v.filename
@@ -262,15 +445,20 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
                                 f"({why})")
             out.missing_frames.add(v.frame)
             continue
-        raw.append((v, verts, faces, cols))
+        raw.append((v, verts, faces, cols, normals))
     # every mesh keeps up to 200 faces; the rest of the budget goes in proportion
-    counts = np.array([len(f) for _, _, f, _ in raw], np.int64)
+    counts = np.array([len(r[2]) for r in raw], np.int64)
     floor = np.minimum(counts, 200)
     above = int((counts - floor).sum())
     share = min(1.0, max(0, budget - int(floor.sum())) / above) if above else 1.0
-    for (v, verts, faces, terms), n, lo in zip(raw, counts, floor, strict=True):
+    for (v, verts, faces, terms, normals), n, lo in zip(raw, counts, floor, strict=True):
         target = int(n) if share >= 1.0 else int(lo + int((n - lo) * share))
-        verts, faces, terms, normals = _shaded(v, verts, faces, terms, target)
+        scale = np.asarray(v.scale, np.float64)
+        if normals is not None and target >= n and np.all(scale == scale[0]) and scale[0] > 0:
+            # shaded in the worker (a uniform scale turns no normal): only the colours
+            terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
+        else:
+            verts, faces, terms, normals = _shaded(v, verts, faces, terms, target)
         T = v.matrix
         placed = (verts.astype(np.float64) @ T[:3, :3].T + T[:3, 3]).astype(np.float32)
         turned = (normals.astype(np.float64) @ T[:3, :3].T).astype(np.float32)

@@ -47,3 +47,16 @@ def test_reopen_reuses_the_meshes_and_a_changed_file_reloads(tmp_path, monkeypat
     assert len(calls) == 3
     np.testing.assert_allclose(np.ptp(changed.meshes[0].vertices, axis=0)[0], 0.2, atol=1e-6)
     visual_cache.clear()
+
+
+def test_a_reopened_robot_keeps_its_mesh_picker(tmp_path):
+    visual_cache.clear()
+    robot = _arm(tmp_path)
+    first = visual_cache.load_visuals(robot)
+    picker = visual_cache.mesh_picker(first)
+    again = visual_cache.load_visuals(load_robot(tmp_path / "arm.urdf"))
+    assert visual_cache.mesh_picker(again) is picker
+    assert picker.triangle_count == 12
+    other = visual_cache.load_visuals(robot, budget=100_000)  # other meshes: its own
+    assert visual_cache.mesh_picker(other) is not picker
+    visual_cache.clear()
