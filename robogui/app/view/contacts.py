@@ -22,7 +22,7 @@ class ContactTint:
         self.enabled = True
         self._subs = Subscriptions(view)
         # after the view's own frames handler (it subscribed first): the parts have moved
-        # once per display frame while a live stream is followed (a tint, not a control)
+        # paced while a live stream is followed (a tint, not a control)
         self._subs.connect(session.events.frames, lambda _F: self.refresh(), paced=True)
         self._subs.connect(session.events.cell, lambda _c: self.refresh())
         view.robotRebuilt.connect(lambda: self.refresh(force=True))
