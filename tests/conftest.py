@@ -56,6 +56,8 @@ def pytest_runtest_teardown(item, nextitem):
 
         app = QtWidgets.QApplication.instance()
         widgets = len(app.topLevelWidgets()) if app is not None else -1
+        windows = len(app.allWindows()) if app is not None else -1
+        widgets = f"{widgets}\t{windows}"
     with open(path, "a") as f:
         f.write(f"{rss_mb:.0f}\t{widgets}\t{item.nodeid}\n")
 @pytest.fixture(autouse=True, scope="session")

@@ -132,7 +132,8 @@ def test_demo_opens_the_samples(monkeypatch):
     assert seen["cell"] == str(cell) and seen["program"] == str(program)
     assert cell.name == "pick-and-place.cell" and program.parent == cell.parent
     assert seen["trajectory"] is None and seen["cell_robot"] is True
-    assert seen["robot"] == "Puma 560" and seen["view"] == "iso"
+    # the window's start view (iso for the Puma; a flat arm seen from higher up)
+    assert seen["robot"] == "Puma 560" and seen["view"] is None
     # explicit files win over the samples; --cell alone opens that cell and its robot
     assert cli.main(["--demo", "--trajectory", "mine.csv", "--program", "my.prog"]) == 0
     assert seen["trajectory"] == "mine.csv" and seen["program"] == "my.prog"

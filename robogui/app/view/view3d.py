@@ -83,6 +83,19 @@ def default_samples() -> int:
         return 4
 
 
+_LIT: list = []  # the one lit shader program of every view
+
+
+def _lit_shader() -> shaders.ShaderProgram:
+    """The lit shader, one program for all views (compiled once in the app's shared GL
+    group). One per view, as before, stayed compiled in that group, and in pyqtgraph's
+    registry of named programs, after its view was gone: a few MB for every window."""
+    if not _LIT:
+        _LIT.append(shaders.ShaderProgram(
+            "robogui-lit", [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)]))
+    return _LIT[0]
+
+
 class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder, SceneWindow):
     """The GL scene of one robot in a ``QOpenGLWindow``; :class:`RobotView` is the widget.
 
@@ -104,9 +117,7 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
         self.setBackgroundColor(style.BACKGROUND)
         self.opts["fov"] = 40.0
         self._projection = "perspective"
-        self._shader = shaders.ShaderProgram(
-            f"robogui-lit-{id(self)}",
-            [shaders.VertexShader(_VERTEX), shaders.FragmentShader(_FRAGMENT)])
+        self._shader = _lit_shader()
         self._display = display or (session.display if session is not None else DisplayOptions())
         self._projection = self._display.projection  # the options' projection from the start
         self._robot = None

@@ -101,7 +101,9 @@ def test_a_handle_drag_draws_the_light_meshes_and_the_release_brings_the_full_on
     assert len(drawn) >= 5 and uploads == []  # the parts moved by their matrices only
     monkeypatch.undo()
     moved_to = session.q.copy()
-    assert drawn and all(drawn)  # every frame of the drag drew the light copy
+    # every frame of the moves drew the light copy (a window may present its last, full
+    # frame once more when the drag starts: it was drawn before the press)
+    assert sum(drawn) >= len(xy) - 1 and all(drawn[-(len(xy) - 1):])
     assert sc.lod_drawn_light and sc.pointer_held
     # the window's own frame during the drag: the light copy's pixels
     during = pixels(sc.grabFramebuffer())
