@@ -142,6 +142,19 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         self.renderer = _gl_string(GL.GL_RENDERER)
         self.software = is_software_renderer(self.renderer)
 
+    def event(self, event) -> bool:
+        # the multisampled framebuffer's storage is shared with the app's other contexts
+        # (one GL share group for the process): freed here, while the window and its
+        # context exist, or it stays for the rest of the process (~12 MB a 1400x900 view)
+        if (event.type() == QtCore.QEvent.Type.PlatformSurface
+                and event.surfaceEventType()
+                == QtGui.QPlatformSurfaceEvent.SurfaceEventType.SurfaceAboutToBeDestroyed
+                and self._msaa is not None and self.isValid()):
+            self.makeCurrent()
+            self._msaa = None
+            self.doneCurrent()
+        return super().event(event)
+
     def font(self) -> QtGui.QFont:
         return QtGui.QGuiApplication.font()
 

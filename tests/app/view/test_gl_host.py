@@ -227,3 +227,24 @@ def test_a_frame_is_a_moving_views_while_a_button_is_held_or_a_stream_followed(v
     scene._settle_pending = True  # the settled frame is whole, whatever moves
     assert not scene._moving()
     scene._settle_pending, scene.streaming = False, False
+
+
+def test_a_closed_view_frees_its_multisampled_framebuffer(qtbot, session):
+    # its storage lives in the app's shared GL group, which outlives every window: freed
+    # while the view's context still exists (it was ~12 MB kept per closed window)
+    from PySide6 import QtCore
+
+    v = RobotView(session)
+    v.resize(400, 300)
+    v.show()
+    qtbot.waitExposed(v)
+    scene = v.scene
+    qtbot.waitUntil(lambda: bool(scene.renderer), timeout=5000)
+    scene._settle_pending = True  # the next frame multisampled, on software GL too
+    with qtbot.waitSignal(v.frameSwapped, timeout=3000):
+        v.update()
+    assert scene._msaa is not None
+    v.close()
+    v.deleteLater()
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete.value)
+    assert scene._msaa is None
