@@ -247,9 +247,7 @@ def _from_disk(path: str, roots: tuple, mem_key):
         return None, None
     key = _disk_key(path, roots, raw, st)
     with _LOCK:
-        _DISK_KEY[mem_key] = key
-        while len(_DISK_KEY) > 1024:
-            _DISK_KEY.popitem(last=False)
+        _bounded_put(_DISK_KEY, mem_key, key, 1024)
     a = mesh_store.load(key, _SPEC, _valid_entry)
     if a is None:
         return None, key
@@ -289,10 +287,7 @@ def _read_looks(path: str, roots: tuple = ()):
 
 def _keep(key, out) -> None:
     with _LOCK:
-        _CACHE[key] = out
-        _CACHE.move_to_end(key)
-        while len(_CACHE) > 256:
-            _CACHE.popitem(last=False)
+        _bounded_put(_CACHE, key, out)
 
 
 def _read_mesh(path: str, roots: tuple = ()):
@@ -316,10 +311,17 @@ def _ready(path: str, roots: tuple) -> bool:
         return True
     if disk_key is not None:
         with _LOCK:
-            _MISSED[key] = disk_key
-            while len(_MISSED) > 256:
-                _MISSED.popitem(last=False)
+            _bounded_put(_MISSED, key, disk_key)
     return False
+
+
+def _bounded_put(table, key, value, limit: int = 256) -> None:
+    """``table[key] = value`` as its newest entry, the oldest dropped past ``limit``
+    (an OrderedDict; the caller holds the lock)."""
+    table[key] = value
+    table.move_to_end(key)
+    while len(table) > limit:
+        table.popitem(last=False)
 
 
 def _drop_degenerate(verts, faces, cols):
@@ -402,9 +404,7 @@ def _shaded(v, verts, faces, terms, target: int):
         mesh_store.store(disk_key, dict(zip("vfcn", out, strict=True)))
     if key is not None:
         with _LOCK:
-            _SHADED[key] = out
-            while len(_SHADED) > 256:
-                _SHADED.popitem(last=False)
+            _bounded_put(_SHADED, key, out)
     return out
 
 
