@@ -315,13 +315,34 @@ def _ready(path: str, roots: tuple) -> bool:
     return False
 
 
-def _bounded_put(table, key, value, limit: int = 256) -> None:
-    """``table[key] = value`` as its newest entry, the oldest dropped past ``limit``
-    (an OrderedDict; the caller holds the lock)."""
+#: bytes of arrays the in-memory mesh tables keep each (a count alone let full-resolution
+#: meshes of every arm a gallery opened pile up to gigabytes)
+TABLE_BYTES = 256 * 2**20
+
+
+def _nbytes(value) -> int:
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, (tuple, list)):
+        return sum(_nbytes(x) for x in value)
+    if isinstance(value, dict):
+        return sum(_nbytes(x) for x in value.values())
+    return 0
+
+
+def _bounded_put(table, key, value, limit: int = 256, max_bytes: int | None = None) -> None:
+    """``table[key] = value`` as its newest entry; the oldest are dropped past ``limit``
+    entries or past ``max_bytes`` (default :data:`TABLE_BYTES`) of arrays, the newest
+    always kept (an OrderedDict; the caller holds the lock)."""
     table[key] = value
     table.move_to_end(key)
+    budget = TABLE_BYTES if max_bytes is None else max_bytes
     while len(table) > limit:
         table.popitem(last=False)
+    total = sum(_nbytes(v) for v in table.values())
+    while total > budget and len(table) > 1:
+        _, old = table.popitem(last=False)
+        total -= _nbytes(old)
 
 
 def _drop_degenerate(verts, faces, cols):

@@ -218,3 +218,4 @@ def test_a_decimated_mesh_comes_back_as_drawn_without_decimating(cache, tmp_path
     a, b = cold.meshes[0], hit.meshes[0]
     for name in ("vertices", "faces", "colors", "normals", "ambient", "specular"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
+

@@ -71,3 +71,23 @@ def test_obj_and_stl_meshes_with_scale_from_a_urdf(tmp_path):
     np.testing.assert_allclose(np.ptp(cube.vertices, axis=0), [0.1, 0.2, 0.3], atol=1e-6)
     assert cube.frame == 0 and ball.frame == 1
     np.testing.assert_allclose(ball.vertices.mean(axis=0), [0, 0, 1], atol=1e-2)
+
+
+def test_the_in_memory_mesh_tables_are_bounded_by_bytes_as_well_as_entries():
+    # full-resolution meshes of every arm a gallery opened must not pile up in memory
+    from collections import OrderedDict
+
+    import numpy as np
+
+    from robogui.session.geometry.visual_meshes import _bounded_put
+
+    table = OrderedDict()
+    mb = np.zeros(2**20 // 8)  # 1 MiB
+    for k in range(10):
+        _bounded_put(table, k, (mb.copy(), {"n": mb.copy()}), limit=256, max_bytes=5 * 2**20)
+    assert list(table) == [8, 9]  # 2 MiB each: the newest that fit in 5 MiB
+    _bounded_put(table, "big", np.zeros(10 * 2**20 // 8), max_bytes=5 * 2**20)
+    assert list(table) == ["big"]  # the newest is kept even alone over the budget
+    for k in range(5):
+        _bounded_put(table, k, "no arrays", limit=3)
+    assert list(table) == [2, 3, 4]  # and the count bound still holds
