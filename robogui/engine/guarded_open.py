@@ -96,15 +96,10 @@ def confine(path, roots: Iterable) -> Path:
                       " add its folder with --package-path", raw)
 
 
-def read_guarded(path, max_bytes: int, roots: Iterable | None = None) -> bytes:
-    """The bytes of the regular file ``path`` (at most ``max_bytes``), read without ever
-    blocking: the file is stat-ed, opened with O_NONBLOCK and fstat-ed again (a file
-    swapped for a FIFO in between is still refused). ``roots``: folders the file must
-    lie in (None: anywhere). Raises RefusedFile (an OSError) or OSError."""
-    if roots is not None:
-        path = confine(path, roots)
-    else:
-        refuse_url(str(path))
+def _open_regular(path) -> tuple[int, os.stat_result]:
+    """(file descriptor, its stat) of the regular file ``path``, opened without ever
+    blocking: stat-ed, opened with O_NONBLOCK and fstat-ed again (a file swapped for a
+    FIFO in between is still refused). The caller closes the descriptor."""
     check_regular(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | \
         getattr(os, "O_CLOEXEC", 0)
@@ -114,6 +109,23 @@ def read_guarded(path, max_bytes: int, roots: Iterable | None = None) -> bytes:
         kind = _kind(st.st_mode)
         if kind:
             raise RefusedFile(f"{kind}, not a regular file", path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_guarded(path, max_bytes: int, roots: Iterable | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``max_bytes``), read without ever
+    blocking: the file is stat-ed, opened with O_NONBLOCK and fstat-ed again (a file
+    swapped for a FIFO in between is still refused). ``roots``: folders the file must
+    lie in (None: anywhere). Raises RefusedFile (an OSError) or OSError."""
+    if roots is not None:
+        path = confine(path, roots)
+    else:
+        refuse_url(str(path))
+    fd, st = _open_regular(path)
+    try:
         if st.st_size > max_bytes:
             raise RefusedFile(f"{st.st_size / 2**20:.1f} MiB, more than the limit of "
                               f"{max_bytes / 2**20:.0f} MiB for this kind of file "
@@ -138,14 +150,8 @@ def read_head(path, n: int = 4096) -> bytes:
     :func:`read_guarded` reads: never blocking on a FIFO or device. Raises RefusedFile
     (an OSError) or OSError."""
     refuse_url(str(path))
-    check_regular(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | \
-        getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    fd, _st = _open_regular(path)
     try:
-        kind = _kind(os.fstat(fd).st_mode)
-        if kind:
-            raise RefusedFile(f"{kind}, not a regular file", path)
         return os.read(fd, n)
     finally:
         os.close(fd)
