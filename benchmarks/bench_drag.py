@@ -152,7 +152,7 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
         if handle.drag is None:
             raise RuntimeError("the benchmark's press missed the handle")
         loop = QtCore.QEventLoop()
-        state = {"k": 0, "t0": 0.0, "dt": None, "msaa": 0, "light": 0}
+        state = {"k": 0, "t0": 0.0, "dt": None, "msaa": 0, "light": 0, "levels": {}}
 
         def swapped():
             view.makeCurrent()
@@ -162,8 +162,10 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
                 state["t0"], state["c0"] = time.perf_counter(), time.process_time()
                 timer.buckets.clear()
                 state["msaa"] = state["light"] = 0
+                state["levels"] = {}
             state["msaa"] += int(sc.last_frame_multisampled)
             state["light"] += int(sc.lod_drawn_light)
+            state["levels"][sc.lod_level] = state["levels"].get(sc.lod_level, 0) + 1
             if k == len(xy) - 1:
                 state["dt"] = time.perf_counter() - state["t0"]
                 state["cpu"] = (time.process_time() - state["c0"]) / frames
@@ -181,6 +183,8 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
         if state["dt"] is None:
             raise RuntimeError("the view stopped presenting frames")
         full, light = sc.lod_triangles()
+        tris = [full] + sc.lod_levels()  # per level: 0 full, then the light copies
+        drawn = {tris[k]: n for k, n in sorted(state["levels"].items())}
         frame_ms = 1000 * state["dt"] / frames
         split = {k: 1000 * v / frames for k, v in timer.buckets.items()}
         if parts:
@@ -189,6 +193,7 @@ def drag(path, package_path=(), frames: int = 60, size=(1600, 1000), lod: bool =
         return {"fps": frames / state["dt"], "cpu_ms": 1000 * state["cpu"],
                 "frame_ms": frame_ms, "full": full, "light": light,
                 "light_frames": state["light"], "msaa_frames": state["msaa"],
+                "levels": drawn,
                 "frames": frames, "parts": split}
     finally:
         timer.restore()
@@ -222,8 +227,9 @@ def main() -> None:
             elif not lod and stick is not None:
                 slopes.append(1000 * (r["frame_ms"] - stick["frame_ms"]) / r["full"])
             parts = ", ".join(f"{k} {v:.1f}" for k, v in r["parts"].items()) or "untimed"
+            levels = ", ".join(f"{n} at {t:,}" for t, n in r["levels"].items())
             drawn = (f"{r['light']:,} while dragging ({r['light_frames']}/{r['frames']} "
-                     "frames light)" if lod else "full")
+                     f"frames light; frames per triangle count: {levels})" if lod else "full")
             print(f"{name:6s} LOD {'on ' if lod else 'off'}: {r['fps']:5.1f} fps "
                   f"(median of runs {statistics.median(x['fps'] for x in runs):.1f}), "
                   f"{r['frame_ms']:.1f} ms a frame, CPU {r['cpu_ms']:.0f} ms; triangles "

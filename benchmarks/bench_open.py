@@ -99,13 +99,16 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
             "n": session.robot.n, "faces": faces}
 
 
-def open_times() -> list[tuple[str, dict]]:
+def open_times(only: str = "") -> list[tuple[str, dict]]:
     """Per arm: a fresh process with an empty disk cache, then another with the cache
     the first left (its first open is ``disk``, its CPU time ``disk_cpu``)."""
     import tempfile
 
     rows = []
+    words = [w.strip().lower() for w in only.split(",") if w.strip()]
     for e in _arms():
+        if words and not any(w in e.name.lower() for w in words):
+            continue
         with tempfile.TemporaryDirectory(prefix="robogui-bench-cache-") as cache:
             env = dict(os.environ, XDG_CACHE_HOME=cache)
             runs = []
@@ -154,6 +157,8 @@ def main() -> None:
     ap.add_argument("--open", action="store_true", help="only the open times")
     ap.add_argument("--drag", action="store_true", help="only the handle drag frame rates")
     ap.add_argument("--frames", type=int, default=60, help="frames per drag (default 60)")
+    ap.add_argument("--arms", default="",
+                    help="only the arms whose names contain one of these words (a,b,...)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--package-path", default="[]", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -167,7 +172,7 @@ def main() -> None:
               "empty disk cache: wall / CPU | first open, disk cache: wall / CPU | "
               "reopen (same process): wall / CPU |")
         print("|---|---|---|---|---|---|---|")
-        for name, r in open_times():
+        for name, r in open_times(args.arms):
             if "error" in r:
                 print(f"| {name} | - | - | - | does not open: {r['error'][:80]} | - | - |")
                 continue

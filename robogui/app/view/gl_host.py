@@ -142,6 +142,10 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         self.renderer = _gl_string(GL.GL_RENDERER)
         self.software = is_software_renderer(self.renderer)
 
+    # a class default too: Qt can deliver the surface's last event while Python tears the
+    # instance's attributes down (the window collected with its container)
+    _msaa = None
+
     def event(self, event) -> bool:
         # the multisampled framebuffer's storage is shared with the app's other contexts
         # (one GL share group for the process): freed here, while the window and its

@@ -193,12 +193,13 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         k = len(parts)
         if k == 0:
             raise ValueError("parts must hold at least one PartMesh")
-        self._parts = list(parts)  # kept: a light copy replaces some of them (set_light)
+        self._parts = list(parts)  # kept: light copies replace some of them (set_lights)
         self._vertices, self._faces, self._runs = _pack(parts)
-        # the light copy (level of detail): its arrays, their GL buffers, drawn or not
-        self._light = None  # (vertices, faces, runs)
-        self._light_buffers = None
-        self.light = False
+        # the light copies (levels of detail, heaviest first): their arrays and GL buffers
+        self._lights: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._light_buffers: list[tuple[int, int] | None] = []
+        self.light = 0  # the copy drawn: 0 the full one, k the k-th light copy
+        self.uploaded = False  # the last paint uploaded a copy (a slower frame)
         self.part_count = k
         self._model = np.tile(np.eye(4, dtype=np.float32), (k, 1, 1))
         self._gl_model = self._model.copy()  # column-major copies, ready for glUniform*
@@ -264,27 +265,39 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
 
     # -- level of detail ----------------------------------------------------------------------
     def set_light(self, replacements: dict[int, PartMesh]) -> None:
-        """A light copy of this item: the parts ``replacements`` names (part index ->
-        a lighter mesh of the same part, e.g. decimated) swapped in, the others as they
-        are. Built and uploaded once; :attr:`light` chooses which copy is drawn (the
-        parts' matrices, tints and flags are shared by both)."""
-        self._gl_buffers.pop("light", None)  # the former copy's buffers are freed
-        if not replacements:
-            self._light, self._light_buffers = None, None
-            return
-        parts = [replacements.get(i, p) for i, p in enumerate(self._parts)]
-        self._light = _pack(parts)
-        self._light_buffers = None  # uploaded at the next paint that draws it
+        """One light copy (see :meth:`set_lights`); an empty dict: none."""
+        self.set_lights([replacements] if replacements else [])
+
+    def set_lights(self, levels: list[dict[int, PartMesh]]) -> None:
+        """Light copies of this item, heaviest first: in each, the parts its dict names
+        (part index -> a lighter mesh of the same part, e.g. decimated) swapped in, the
+        others as they are. Each is uploaded once, at the first paint that draws it;
+        :attr:`light` chooses which copy is drawn (the parts' matrices, tints and flags
+        are shared by all)."""
+        for k in range(len(self._lights)):
+            self._gl_buffers.pop(f"light{k}", None)  # the former copies' buffers are freed
+        self._lights = [_pack([r.get(i, p) for i, p in enumerate(self._parts)])
+                        for r in levels if r]
+        self._light_buffers = [None] * len(self._lights)
+        self.light = min(int(self.light), len(self._lights))
 
     @property
     def has_light(self) -> bool:
         """Whether a light copy was set."""
-        return self._light is not None
+        return bool(self._lights)
 
-    def triangles(self, light: bool = False) -> int:
-        """Triangles of the shown parts in the full copy (or in the light one, when set),
+    @property
+    def light_levels(self) -> int:
+        """How many light copies there are."""
+        return len(self._lights)
+
+    def triangles(self, light: int | bool = 0) -> int:
+        """Triangles of the shown parts in the full copy (``light`` 0), or in the
+        ``light``-th light copy (True: the first; the lightest there is when fewer),
         their shadows not counted."""
-        runs = self._light[2] if light and self._light is not None else self._runs
+        runs = self._runs
+        if light and self._lights:
+            runs = self._lights[min(int(light), len(self._lights)) - 1][2]
         return int(runs[self._flags[:, 0] > 0.5, 1].sum()) // 3
 
     # -- GL ------------------------------------------------------------------------------------
@@ -313,16 +326,23 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
     def _current(self) -> tuple[tuple[int, int], np.ndarray]:
         """The GL buffers and runs of the copy drawn now (uploaded on first use only: a
         frame never re-uploads vertices, the parts move by their matrices)."""
-        if self.light and self._light is not None:
-            if self._light_buffers is None:
-                self._light_buffers = self._upload(self._light[0], self._light[1], "light")
-            return self._light_buffers, self._light[2]
+        level = min(int(self.light), len(self._lights))
+        if level:
+            # every light copy at the first that is drawn: the level may change from one
+            # moving frame to the next, and a switch must not stall a frame on an upload
+            for k, arrays in enumerate(self._lights):
+                if self._light_buffers[k] is None:
+                    self._light_buffers[k] = self._upload(*arrays[:2], f"light{k}")
+                    self.uploaded = True
+            return self._light_buffers[level - 1], self._lights[level - 1][2]
         if self._buffers is None:
             self._buffers = self._upload(self._vertices, self._faces, "full")
+            self.uploaded = True
         return self._buffers, self._runs
 
     def paint(self) -> None:
         self.setupGLState()
+        self.uploaded = False
         (vbo, ibo), runs = self._current()
         program = self._shader.program()
         loc = _locations(program)

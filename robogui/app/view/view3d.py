@@ -2,9 +2,9 @@
 
 GL items are built once per robot (and display scale); a new joint vector only
 sets transforms on them. Every part is a unit mesh placed by ``frames[k] @ local``,
-so one batched matrix product per frame gives all transforms. The parts attached
-to one frame are one batched item (:mod:`.robot_mesh_item`) that draws them and
-their floor shadow (the same vertices flattened in the vertex shader) in two draw
+so one batched matrix product per frame gives all transforms. The parts are
+gathered into batched items (:mod:`.robot_mesh_item`, 64 parts each) that draw them
+and their floor shadow (the same vertices flattened in the vertex shader) in two draw
 calls. The scene is a ``QOpenGLWindow`` embedded in the :class:`RobotView` widget
 (:mod:`.gl_host`): no per-frame compositing, and multisampling tuned for software
 GL. Together these take a Puma 560 slider drag at 1280x800 on Mesa llvmpipe from
@@ -99,8 +99,8 @@ def _lit_shader() -> shaders.ShaderProgram:
 class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder, SceneWindow):
     """The GL scene of one robot in a ``QOpenGLWindow``; :class:`RobotView` is the widget.
 
-    The parts attached to one frame (joint, link sticks, frame axes) are one batched
-    item, drawing themselves and their floor shadow in two draw calls.
+    The parts (joints, link sticks, meshes, frame axes) are drawn by batched items, 64
+    parts each, with their floor shadow, in two draw calls per item.
 
     ``robotRebuilt`` fires after the GL items were built again (new robot, tool or scale):
     every item added from outside (ghosts, trail) was removed and must be added again.
@@ -491,7 +491,7 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
 
     @property
     def part_count(self) -> int:
-        """Number of moving parts (each drawn with its shadow by its frame's batch)."""
+        """Number of moving parts (each drawn with its shadow by its batched item)."""
         return len(self._parts)
 
     def setBackgroundColor(self, *args, **kwds) -> None:  # noqa: N802

@@ -1,12 +1,15 @@
 """The 3D view's level of detail (a mixin of :class:`~robogui.app.view.view3d.RobotScene`):
 a robot whose meshes hold more triangles than a software-GL frame can draw at 30 fps gets
-a light copy of them (:mod:`robogui.session.geometry.level_of_detail`, made off the GUI
-thread), drawn in the frames of a moving view (a handle drag, a jog, an orbit, a
-followed stream: :attr:`~.gl_host.SceneWindow.frame_moving`); the frame drawn once the
-view is still, pictures and videos use the full meshes.
+light copies of them at a few levels (:mod:`robogui.session.geometry.level_of_detail`,
+made off the GUI thread), drawn in the frames of a moving view (a handle drag, a jog, an
+orbit, a followed stream: :attr:`~.gl_host.SceneWindow.frame_moving`); the frame drawn
+once the view is still, pictures and videos use the full meshes. Which level a moving
+frame draws is chosen from the paint times of the moving frames before it
+(:class:`~robogui.session.geometry.lod_governor.LevelGovernor`): the heaviest that keeps
+the frame rate on this machine now.
 
-The light copy is a second vertex buffer in each batched item
-(:meth:`~.robot_mesh_item.RobotMeshItem.set_light`), uploaded once: swapping copies
+Each light copy is another vertex buffer in each batched item
+(:meth:`~.robot_mesh_item.RobotMeshItem.set_lights`), uploaded once: swapping copies
 uploads nothing, the parts keep their matrices, tints and visibility.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 from PySide6 import QtCore
 
 from robogui.session.geometry import level_of_detail
+from robogui.session.geometry.lod_governor import LevelGovernor
 
 from .robot_mesh_item import PartMesh
 
@@ -27,8 +31,11 @@ class LevelOfDetailMixin:
 
     def _init_lod(self) -> None:
         self._lod_future = None
+        self._lod_wanted = None  # (robot, meshes) whose light copies wait for a first frame
         self._lod_ready = False
-        self.lod_drawn_light = False  # the last frame drew the light copy
+        self.lod_drawn_light = False  # the last frame drew a light copy
+        self.lod_level = 0  # which: 0 none (full), k the k-th (lighter as k grows)
+        self.lod_governor: LevelGovernor | None = None  # chooses the level, once ready
         self._lod_poll = QtCore.QTimer(self)
         self._lod_poll.setInterval(40)
         self._lod_poll.timeout.connect(self._lod_install)
@@ -38,32 +45,50 @@ class LevelOfDetailMixin:
         :class:`~robogui.session.geometry.visual_meshes.VisualSet`), when over budget."""
         self._lod_ready = False
         self._lod_future = None
+        self.lod_governor = None
         self._lod_poll.stop()
+        self._lod_wanted = None
         if loaded is None or not loaded.meshes:
             return
         if getattr(self, "renderer", "") and not self.software:
             return  # hardware GL draws full resolution always: no copy to make
-        self._lod_future = level_of_detail.request_light(robot, loaded.faces)
+        # asked for once the robot's first frame is on screen: the decimation would take
+        # the CPU from the robot's opening (two cores share the mesh workers, the
+        # rasteriser and this thread), and no view moves before it has been seen
+        self._lod_wanted = (robot, loaded)
+
+    def _request_lod(self) -> None:
+        robot, loaded = self._lod_wanted
+        self._lod_wanted = None
+        self._lod_future = level_of_detail.request_light(robot, loaded.faces,
+                                                         meshes=len(loaded.meshes))
         if self._lod_future is not None:
             self._lod_expected = len(loaded.meshes)
             self._lod_poll.start()
 
     def lod_pending(self) -> bool:
-        """Whether a light copy is being made for the current robot."""
-        return self._lod_future is not None and not self._lod_ready
+        """Whether light copies are wanted or being made for the current robot."""
+        return (self._lod_wanted is not None
+                and level_of_detail.needs_light(self._lod_wanted[1].faces)) or (
+            self._lod_future is not None and not self._lod_ready)
 
     @property
     def lod_ready(self) -> bool:
         """Whether the current robot has its light copy (moving frames draw it)."""
         return self._lod_ready
 
-    def lod_triangles(self) -> tuple[int, int]:
-        """(triangles of the robot's shown parts at full resolution, in their light copy;
-        the same when there is none)."""
+    def lod_triangles(self, level: int = 1) -> tuple[int, int]:
+        """(triangles of the robot's shown parts at full resolution, in their light copy
+        ``level`` (1 the heaviest); the same when there is none)."""
         items = [item for item, _ in self._batches]
         full = sum(item.triangles() for item in items)
-        light = sum(item.triangles(light=True) for item in items)
+        light = sum(item.triangles(light=level) for item in items)
         return full, light
+
+    def lod_levels(self) -> list[int]:
+        """Triangles of the shown parts in each light copy, heaviest first."""
+        n = max((item.light_levels for item, _ in self._batches), default=0)
+        return [self.lod_triangles(k)[1] for k in range(1, n + 1)]
 
     def _lod_install(self) -> None:
         future = self._lod_future
@@ -74,31 +99,50 @@ class LevelOfDetailMixin:
             return
         self._lod_poll.stop()
         try:
-            light = future.result()
+            levels = future.result()
         except Exception:  # noqa: BLE001 - no light copy: the view stays at full resolution
             self._lod_future = None
             return
-        if future is not self._lod_future or len(light.meshes) != self._lod_expected \
-                or len(light.meshes) != len(self.mesh_parts):
+        if future is not self._lod_future or not levels or any(
+                len(light.meshes) != self._lod_expected
+                or len(light.meshes) != len(self.mesh_parts) for light in levels):
             return  # another robot since, or a set that does not match: not used
         by_item: dict = {}
-        for part, m in zip(self.mesh_parts, light.meshes, strict=True):
-            batch = part.item.batch
-            if batch is None:
-                continue
-            by_item.setdefault(batch, {})[part.item.index] = PartMesh(
-                m.vertices, m.faces, (1.0, 1.0, 1.0, 1.0), m.colors, shadow=True,
-                normals=m.normals, ambient=m.ambient, specular=m.specular)
+        for k, light in enumerate(levels):
+            for part, m in zip(self.mesh_parts, light.meshes, strict=True):
+                batch = part.item.batch
+                if batch is None:
+                    continue
+                per_level = by_item.setdefault(batch, [{} for _ in levels])
+                per_level[k][part.item.index] = PartMesh(
+                    m.vertices, m.faces, (1.0, 1.0, 1.0, 1.0), m.colors, shadow=True,
+                    normals=m.normals, ambient=m.ambient, specular=m.specular)
         for batch, replacements in by_item.items():
-            batch.set_light(replacements)
+            batch.set_lights(replacements)
         self._lod_ready = True
+        self.lod_governor = LevelGovernor(self.lod_levels())
 
     def _apply_lod(self) -> None:
-        """Before drawing: the light copy in a moving view's frame, else the full one."""
-        light = bool(self.frame_moving and self._lod_ready)
+        """Before drawing: a light copy in a moving view's frame (the level the governor
+        chose), else the full one."""
+        level = 0
+        if self.frame_moving and self._lod_ready and self.lod_governor is not None:
+            level = self.lod_governor.level + 1
         for item, _ in self._batches:
-            item.light = light and item.has_light
-        self.lod_drawn_light = light
+            item.light = min(level, item.light_levels)
+        self.lod_level = level
+        self.lod_drawn_light = level > 0
+
+    def _frame_done(self) -> None:
+        super()._frame_done()
+        if self._lod_wanted is not None:
+            self._request_lod()
+        governor = self.lod_governor
+        if governor is None or not self.lod_drawn_light:
+            return
+        if any(item.uploaded for item, _ in self._batches):
+            return  # a copy's first frame pays its upload: not a frame like the others
+        governor.record(self.lod_level - 1, self._frame_ms)
 
     def drew_light(self) -> bool:
         return self.lod_drawn_light

@@ -7,7 +7,9 @@ decimated copy (quadric edge collapse, silhouettes kept: the same decimation and
 normals as the full meshes, :func:`.visual_meshes.load_visuals` with the smaller budget)
 while the user drags the tool handle, jogs, orbits or a stream is followed, and at full
 resolution as soon as the view is still. The copy is made once per robot, off the GUI
-thread (:func:`request_light`), and cached with the full meshes (:mod:`.visual_cache`).
+thread (:func:`request_light`), and cached with the full meshes (:mod:`.visual_cache`);
+lighter levels besides it (each a third of the one before) are drawn where the frames
+measured say the machine cannot keep the frame rate with it (:mod:`.lod_governor`).
 
 The budget comes from the measured cost of a frame on llvmpipe
 (``benchmarks/bench_drag.py``): :data:`SOFTWARE_FRAME_MS` fixed (the overlay, the event,
@@ -23,7 +25,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from . import visual_cache, visual_meshes
 
 __all__ = ["ENABLED", "TARGET_FPS", "SOFTWARE_FRAME_MS", "SOFTWARE_TRIANGLE_US",
-           "triangle_budget", "needs_light", "light_budget", "request_light"]
+           "LEVEL_RATIO", "triangle_budget", "needs_light", "light_budget", "light_budgets",
+           "request_light"]
 
 #: the rule on or off (benchmarks measure both)
 ENABLED = True
@@ -43,6 +46,11 @@ SOFTWARE_FRAME_MS = 12.0
 SOFTWARE_TRIANGLE_US = 1.2
 #: no mesh of the light copy drops below this many triangles (small parts stay whole)
 MIN_FACES = 200
+#: each light level holds this many times fewer triangles than the one before; a machine
+#: slower than the budget's (or loaded) draws a lighter level (:mod:`.lod_governor`)
+LEVEL_RATIO = 3.0
+#: light levels at most (the budget, a third, a ninth)
+MAX_LEVELS = 3
 
 
 def triangle_budget(fps: float | None = None, frame_ms: float | None = None,
@@ -98,11 +106,38 @@ def light_visuals(robot, budget: int) -> visual_meshes.VisualSet:
     return light
 
 
-def request_light(robot, triangles: int, budget: int | None = None) -> Future | None:
-    """Start making the light copy of ``robot``'s meshes (``triangles`` in the full set)
-    off the calling thread; a Future of its :class:`~.visual_meshes.VisualSet`, or None
-    when the scene is within the budget (or the rule is off)."""
-    lb = light_budget(triangles, budget)
-    if lb is None:
+def light_budgets(triangles: int, budget: int | None = None, meshes: int = 1) -> list[int]:
+    """Face budgets of the light levels of a scene of ``triangles`` in ``meshes`` meshes,
+    heaviest first: the budget, then each :data:`LEVEL_RATIO` times fewer, down to what
+    the meshes can give (:data:`MIN_FACES` each); empty when the scene needs no light
+    copy."""
+    first = light_budget(triangles, budget)
+    if first is None:
+        return []
+    floor = MIN_FACES * max(1, int(meshes))
+    out = [first]
+    while len(out) < MAX_LEVELS and out[-1] / LEVEL_RATIO >= floor:
+        out.append(int(out[-1] / LEVEL_RATIO))
+    return out
+
+
+def _light_levels(robot, budgets: list[int]) -> list[visual_meshes.VisualSet]:
+    levels = []
+    for b in budgets:
+        light = light_visuals(robot, b)
+        # a level the decimation could not make clearly lighter is not worth drawing
+        if not levels or light.faces <= 0.8 * levels[-1].faces:
+            levels.append(light)
+    return levels
+
+
+def request_light(robot, triangles: int, budget: int | None = None, meshes: int = 1
+                  ) -> Future | None:
+    """Start making the light levels of ``robot``'s meshes (``triangles`` in the full
+    set of ``meshes`` meshes, see :func:`light_budgets`) off the calling thread; a Future
+    of their :class:`~.visual_meshes.VisualSet` list (heaviest first), or None when the
+    scene is within the budget (or the rule is off)."""
+    budgets = light_budgets(triangles, budget, meshes)
+    if not budgets:
         return None
-    return _pool().submit(light_visuals, robot, lb)
+    return _pool().submit(_light_levels, robot, budgets)

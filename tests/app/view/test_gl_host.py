@@ -12,6 +12,7 @@ from robogui.app.view import gl_host
 from robogui.app.view.gl_host import is_software_renderer, plane_covers_viewport
 from robogui.app.view.robot_mesh_item import PartMesh, RobotMeshItem, normal_matrices
 from robogui.app.view.view3d import RobotView
+from robogui.app.view.view_parts import BATCH_PARTS
 
 
 def _mvp(eye, target, up=(0, 0, 1), fov=40.0, aspect=1.6, ortho=False) -> np.ndarray:
@@ -87,11 +88,12 @@ def view(qtbot, session):
     return v
 
 
-def test_items_are_grouped_per_frame(view, session):
-    # one batched item per frame carrying parts, plus floor, grid and pedestal
-    frames = {p.frame for p in view._parts}
+def test_parts_are_batched_64_to_an_item(view, session):
+    # the robot's parts in as few batched items as the shader's arrays allow (each item
+    # costs a software rasteriser ~1 ms a frame), plus floor, grid and pedestal
     batches = [i for i in view.items if isinstance(i, RobotMeshItem)]
-    assert len(batches) == len(frames) + 1  # + the pedestal
+    assert len(view._parts) > 8  # a frame's worth would have been one item each before
+    assert len(batches) == -(-len(view._parts) // BATCH_PARTS) + 1  # + the pedestal
     for part in view._parts:
         assert part.item.batch in batches
         M = np.array(part.item.transform().data(), float).reshape(4, 4).T
@@ -204,7 +206,7 @@ def test_a_batched_item_keeps_a_light_copy_of_some_parts_beside_the_full_one():
     assert not item.has_light and item.triangles() == item.triangles(light=True) == 4
     item.set_light({1: PartMesh(*tri, (0, 1, 0, 1))})  # part 1 lighter, part 0 as it is
     assert item.has_light and item.triangles(light=True) == 3
-    light_runs = item._light[2]
+    light_runs = item._lights[0][2]
     assert item._merged_runs(np.array([True, True]), light_runs) == [(0, 9)]
     assert item._merged_runs(np.array([False, True]), light_runs) == [(6, 3)]
     item.set_shown([True, False])  # hidden parts are not counted in either copy

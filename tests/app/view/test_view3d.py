@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from robogui.app import style
+from robogui.app.view.robot_mesh_item import RobotMeshItem
 from robogui.app.view.view3d import RobotView
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
@@ -92,9 +93,10 @@ def test_items_are_built_once_per_robot_and_q_only_moves_them(view, session):
         view.grab_image()
     assert [id(p.item) for p in view._parts] == ids and len(view.items) == count
     assert view._parts[3].item.transform().copyDataTo() != tr
+    batches = [i for i in view.items if isinstance(i, RobotMeshItem)]
     session.set_robot(load_robot("twolink"))
     assert [id(p.item) for p in view._parts] != ids
-    assert len(view.items) < count
+    assert not any(i in view.items for i in batches)  # the former robot's items are gone
 
 
 def test_joints_near_and_at_limits_are_tinted(view, session):

@@ -43,9 +43,14 @@ def test_the_light_copy_of_the_ur5_keeps_its_meshes_frames_and_silhouettes():
     full = load_visuals(robot)
     assert full.faces == 95_672  # the UR5's DAE files at full resolution
     budget = lod.triangle_budget()
-    future = lod.request_light(robot, full.faces)  # off the calling thread
-    light = future.result(timeout=300)
+    future = lod.request_light(robot, full.faces, meshes=len(full.meshes))  # off-thread
+    levels = future.result(timeout=300)
+    light = levels[0]
     assert light.faces <= 1.15 * budget < full.faces / 4
+    # the lighter levels: each clearly lighter than the one before, every mesh kept
+    assert len(levels) == len(lod.light_budgets(full.faces, meshes=len(full.meshes))) == 3
+    for a, b in zip(levels, levels[1:], strict=False):
+        assert b.faces <= 0.8 * a.faces and len(b.meshes) == len(a.meshes)
     assert [(m.frame, m.link) for m in light.meshes] == [(m.frame, m.link)
                                                          for m in full.meshes]
     for a, b in zip(full.meshes, light.meshes, strict=True):
@@ -63,3 +68,12 @@ def test_the_light_copy_of_the_ur5_keeps_its_meshes_frames_and_silhouettes():
     # made once: asked again, the cache answers with the same arrays
     again = lod.light_visuals(robot, budget)
     assert all(x.faces is y.faces for x, y in zip(again.meshes, light.meshes, strict=True))
+
+
+def test_light_budgets_go_down_by_the_level_ratio_to_what_the_meshes_can_give():
+    b = lod.triangle_budget()
+    assert lod.light_budgets(95_672, meshes=7) == [b, int(b / 3), int(int(b / 3) / 3)]
+    # 20 meshes of at least 200 triangles: nothing under 4,000
+    assert lod.light_budgets(95_672, meshes=20) == [b, int(b / 3)]
+    assert lod.light_budgets(95_672, meshes=100) == [b]
+    assert lod.light_budgets(5_000) == []  # within the budget: none
