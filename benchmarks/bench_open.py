@@ -15,7 +15,9 @@ meshes (issue 27's Speed goals).
   shaded) and once more in another fresh process with the disk cache that run left
   (``robogui/session/geometry/mesh_store.py``); both in a temporary XDG_CACHE_HOME.
   *Reopen* opens another robot and then this one again in the same process (the
-  in-memory mesh cache answers), median of 3. Up to the frame presented
+  in-memory mesh cache answers), median of 3; each open starts once the light copies of
+  the robot before it (the level of detail, made in the background after a robot's
+  first frame) are made. Up to the frame presented
   (``frameSwapped`` + ``glFinish``); the app process's CPU time is printed beside the
   wall-clock time, as it does not grow with the load of a shared machine (the workers'
   CPU time is not in it). Goals: first open <= 1 s, reopen <= 0.2 s.
@@ -77,7 +79,13 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
     GL = importlib.import_module("OpenGL.GL")
 
     def open_once(path) -> tuple[float, float]:
-        """(wall, CPU) seconds from the open to the first finished frame."""
+        """(wall, CPU) seconds from the open to the first finished frame; the light copies
+        of the robot before (made in the background after its first frame) finished
+        first, as they are before anyone opens another robot by hand."""
+        deadline = time.perf_counter() + 120
+        while view.scene.lod_pending() and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.01)
         c0 = time.process_time()
         wall = bench_app._until_swapped(app, view, GL, lambda: session.set_robot(
             load_robot(path, package_path=package_path or None)))

@@ -22,7 +22,10 @@ from robogui.session.geometry.lod_governor import LevelGovernor
 
 from .robot_mesh_item import PartMesh
 
-__all__ = ["LevelOfDetailMixin"]
+__all__ = ["LevelOfDetailMixin", "LOD_DELAY_MS"]
+
+#: ms after a robot's first frame before its light copies are asked for
+LOD_DELAY_MS = 300
 
 
 class LevelOfDetailMixin:
@@ -39,6 +42,12 @@ class LevelOfDetailMixin:
         self._lod_poll = QtCore.QTimer(self)
         self._lod_poll.setInterval(40)
         self._lod_poll.timeout.connect(self._lod_install)
+        # the request waits for the robot's first frame and a little after it: the
+        # decimation's thread would share the CPU with what follows an opening
+        self._lod_later = QtCore.QTimer(self)
+        self._lod_later.setSingleShot(True)
+        self._lod_later.setInterval(LOD_DELAY_MS)
+        self._lod_later.timeout.connect(self._request_lod)
 
     def _start_lod(self, robot, loaded) -> None:
         """Ask for the light copy of ``loaded`` (the robot's full
@@ -58,6 +67,8 @@ class LevelOfDetailMixin:
         self._lod_wanted = (robot, loaded)
 
     def _request_lod(self) -> None:
+        if self._lod_wanted is None:
+            return
         robot, loaded = self._lod_wanted
         self._lod_wanted = None
         self._lod_future = level_of_detail.request_light(robot, loaded.faces,
@@ -135,8 +146,8 @@ class LevelOfDetailMixin:
 
     def _frame_done(self) -> None:
         super()._frame_done()
-        if self._lod_wanted is not None:
-            self._request_lod()
+        if self._lod_wanted is not None and not self._lod_later.isActive():
+            self._lod_later.start()  # after this frame's other listeners
         governor = self.lod_governor
         if governor is None or not self.lod_drawn_light:
             return

@@ -20,9 +20,14 @@ Hardware GL draws full resolution always.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+
+import numpy as np
 
 from . import visual_cache, visual_meshes
+from .mesh_looks import crease_normals
 
 __all__ = ["ENABLED", "TARGET_FPS", "SOFTWARE_FRAME_MS", "SOFTWARE_TRIANGLE_US",
            "LEVEL_RATIO", "triangle_budget", "needs_light", "light_budget", "light_budgets",
@@ -116,17 +121,71 @@ def light_budgets(triangles: int, budget: int | None = None, meshes: int = 1) ->
         return []
     floor = MIN_FACES * max(1, int(meshes))
     out = [first]
-    while len(out) < MAX_LEVELS and out[-1] / LEVEL_RATIO >= floor:
-        out.append(int(out[-1] / LEVEL_RATIO))
+    while len(out) < MAX_LEVELS:
+        # the last level may be what the meshes can give, when that is clearly lighter
+        nxt = max(floor, int(out[-1] / LEVEL_RATIO))
+        if nxt > 0.8 * out[-1]:
+            break
+        out.append(nxt)
+    return out
+
+
+def lighter(light: visual_meshes.VisualSet, budget: int) -> visual_meshes.VisualSet:
+    """``light`` decimated again to about ``budget`` triangles in all, in proportion (at
+    least :data:`MIN_FACES` each), shaded as the full meshes (crease normals, the same
+    material terms): the next level of a chain, made from the level before it, not from
+    the full meshes (a tenth of the work: the first level already took the big meshes
+    down)."""
+    counts = np.array([len(m.faces) for m in light.meshes], np.int64)
+    floor = np.minimum(counts, MIN_FACES)
+    above = int((counts - floor).sum())
+    share = min(1.0, max(0, budget - int(floor.sum())) / above) if above else 1.0
+    out = visual_meshes.VisualSet(warnings=list(light.warnings),
+                                  missing_frames=set(light.missing_frames))
+    for m, n, lo in zip(light.meshes, counts, floor, strict=True):
+        target = int(n) if share >= 1.0 else int(lo + int((n - lo) * share))
+        if target >= n:
+            out.meshes.append(m)
+            continue
+        terms = np.hstack([m.colors, m.ambient, m.specular]).astype(np.float32)
+        v, f, t = visual_meshes.decimate(m.vertices, m.faces, terms, target)
+        v, f, t = visual_meshes.drop_degenerate(np.asarray(v, np.float32), f, t)
+        src, normals, f = crease_normals(v, f, attrs=t)
+        t = t[src].astype(np.float32)
+        out.meshes.append(replace(m, vertices=v[src].astype(np.float32), faces=f,
+                                  colors=t[:, :4].copy(), normals=normals,
+                                  ambient=t[:, 4:7].copy(), specular=t[:, 7:10].copy()))
+    return out
+
+
+_LIGHTER: OrderedDict = OrderedDict()  # (source arrays' ids, budget) -> (source, level)
+_LIGHTER_LOCK = threading.Lock()
+
+
+def _lighter_cached(light: visual_meshes.VisualSet, budget: int) -> visual_meshes.VisualSet:
+    """:func:`lighter`, remembered for the last few sources: a robot opened again gets
+    its first level from the mesh cache (the same arrays), and its next levels here."""
+    key = (tuple(id(m.faces) for m in light.meshes), int(budget))
+    with _LIGHTER_LOCK:
+        hit = _LIGHTER.get(key)
+        if hit is not None and hit[0] is light.meshes[0].faces:
+            _LIGHTER.move_to_end(key)
+            return hit[1]
+    out = lighter(light, budget)
+    with _LIGHTER_LOCK:
+        # the source's first array is kept with the entry: its id is not reused meanwhile
+        _LIGHTER[key] = (light.meshes[0].faces, out)
+        while len(_LIGHTER) > 16:
+            _LIGHTER.popitem(last=False)
     return out
 
 
 def _light_levels(robot, budgets: list[int]) -> list[visual_meshes.VisualSet]:
-    levels = []
-    for b in budgets:
-        light = light_visuals(robot, b)
+    levels = [light_visuals(robot, budgets[0])]
+    for b in budgets[1:]:
+        light = _lighter_cached(levels[-1], b)
         # a level the decimation could not make clearly lighter is not worth drawing
-        if not levels or light.faces <= 0.8 * levels[-1].faces:
+        if light.faces <= 0.8 * levels[-1].faces:
             levels.append(light)
     return levels
 

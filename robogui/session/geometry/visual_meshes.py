@@ -52,7 +52,8 @@ from .mesh_looks import (
     vertex_terms,
 )
 
-__all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "FACE_BUDGET"]
+__all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "drop_degenerate",
+           "FACE_BUDGET"]
 
 #: triangles per robot drawn at full resolution; past it every mesh is decimated in
 #: proportion (quadric, silhouettes kept). From ``benchmarks/bench_urdf.py --mesh-fps``
@@ -177,7 +178,7 @@ def unit_shading(verts, faces, terms) -> tuple:
     or the material changes (:func:`~.mesh_looks.crease_normals`). The result is the
     same mesh (a uniform scale moves no normal; decimation and a non-uniform scale start
     from it again: both weld by position)."""
-    verts, faces, terms = _drop_degenerate(np.asarray(verts), np.asarray(faces),
+    verts, faces, terms = drop_degenerate(np.asarray(verts), np.asarray(faces),
                                            np.asarray(terms))
     src, normals, faces = crease_normals(verts, faces, attrs=terms)
     return (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
@@ -345,7 +346,7 @@ def _bounded_put(table, key, value, limit: int = 256, max_bytes: int | None = No
         total -= _nbytes(old)
 
 
-def _drop_degenerate(verts, faces, cols):
+def drop_degenerate(verts, faces, cols):
     """Faces of zero area have no normal (NaN shading): leave them out."""
     tri = verts[faces].astype(np.float64)
     area2 = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
@@ -418,7 +419,7 @@ def _shaded(v, verts, faces, terms, target: int):
         faces = faces[:, ::-1]
     if len(faces) > target:
         verts, faces, terms = decimate(verts, faces, terms, target)
-    verts, faces, terms = _drop_degenerate(verts, faces, terms)
+    verts, faces, terms = drop_degenerate(verts, faces, terms)
     src, normals, faces = crease_normals(verts, faces, attrs=terms)
     out = (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
     if disk_key is not None:

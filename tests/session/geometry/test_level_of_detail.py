@@ -73,7 +73,8 @@ def test_the_light_copy_of_the_ur5_keeps_its_meshes_frames_and_silhouettes():
 def test_light_budgets_go_down_by_the_level_ratio_to_what_the_meshes_can_give():
     b = lod.triangle_budget()
     assert lod.light_budgets(95_672, meshes=7) == [b, int(b / 3), int(int(b / 3) / 3)]
-    # 20 meshes of at least 200 triangles: nothing under 4,000
-    assert lod.light_budgets(95_672, meshes=20) == [b, int(b / 3)]
-    assert lod.light_budgets(95_672, meshes=100) == [b]
+    # 20 meshes of at least 200 triangles: nothing under 4,000 (the last level there)
+    assert lod.light_budgets(95_672, meshes=20) == [b, int(b / 3), 4_000]
+    assert lod.light_budgets(95_672, meshes=40) == [b, 8_000]
+    assert lod.light_budgets(95_672, meshes=80) == [b]  # 16,000: not clearly lighter
     assert lod.light_budgets(5_000) == []  # within the budget: none
