@@ -294,21 +294,35 @@ def follow_drag(robot, q, drag: HandleDrag, T_goal, *, halvings: int = 6,
     T_now = fkine(robot, q)
     here, off_m, off_rad = drag.progress(T_now)
     want = drag.progress(T_goal)[0]
-    res = follow_pose(robot, q, T_goal, **options)
-    if not _strays(drag, fkine(robot, res.q_new), (off_m, off_rad)):
+    threshold = options.get("sigma_threshold", 0.04)
+
+    def explained(res: JogResult, goal) -> JogResult:
+        # the trial steps leave a singularity's explanation out (half of a step's time
+        # near one: up to seven steps per mouse move); the step kept gets it, the same
+        # step taken again with it
+        if res.sigma_min < threshold:
+            return follow_pose(robot, q, goal, **options)
         return res
+
+    trial = dict(options, explain=False)
+    res = follow_pose(robot, q, T_goal, **trial)
+    if not _strays(drag, fkine(robot, res.q_new), (off_m, off_rad)):
+        return explained(res, T_goal)
     first = res
     for k in range(1, halvings + 1):
         f = 0.5 ** k
         amount = here + f * (np.asarray(want) - np.asarray(here))
-        res = follow_pose(robot, q, drag.pose_at(amount), **options)
+        goal = drag.pose_at(amount)
+        res = follow_pose(robot, q, goal, **trial)
         if not _strays(drag, fkine(robot, res.q_new), (off_m, off_rad)):
+            res = explained(res, goal)
             # a shorter step along the constraint: the next mouse move tries again
             return JogResult(q_new=res.q_new, moved=res.moved, message=res.message,
                              limiting_joint=res.limiting_joint,
                              manipulability=res.manipulability,
                              singularity_kind=res.singularity_kind, fraction=f * res.fraction,
                              sigma_min=res.sigma_min)
+    first = explained(first, T_goal)
     why = first.message or "the motion is not reachable from here"
     why = why.split("; moved ")[0]
     why = why[0].lower() + why[1:] if why[:1].isupper() and not why[1:2].isupper() else why

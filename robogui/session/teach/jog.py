@@ -272,7 +272,7 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
               max_prismatic_step: float = _DEFAULT_MAX_STEP_P,
               sigma_threshold: float = 0.04, lambda_max: float = 0.04,
               newton_iterations: int = 3, angle_unit: str = "deg",
-              length_unit: str = "mm") -> JogResult:
+              length_unit: str = "mm", explain: bool = True) -> JogResult:
     """Move the TCP by the small motion ``delta`` = [dx dy dz, drx dry drz] (m, rad).
 
     ``frame`` "world": translation along and rotation about the world (base) axes,
@@ -282,7 +282,9 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
     module docstring for the algorithm; ``max_joint_step`` (rad) and
     ``max_prismatic_step`` (m) bound every joint's move per call. The result's message
     gives joint values and distances in ``angle_unit`` ("deg"/"rad") and ``length_unit``
-    ("mm"/"m"), the user's display units.
+    ("mm"/"m"), the user's display units. ``explain`` False leaves the singularity's
+    explanation out (its kind and sentence: the costly part of a step near one), for
+    trial steps whose message nobody reads.
     """
     angle_scale(angle_unit), length_scale(length_unit)  # refuse an unknown unit up front
     if frame not in ("world", "tool"):
@@ -332,8 +334,8 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
     manip = float(np.prod(s_vals)) if s_vals.size else 0.0
     smin = float(s_vals[-1]) if s_vals.size else 0.0
     near = smin < sigma_threshold
-    kind, sing_text = (singularity_info(robot, q1, angle_unit, length_unit) if near
-                       else (None, ""))
+    kind, sing_text = (singularity_info(robot, q1, angle_unit, length_unit)
+                       if near and explain else (None, ""))
 
     message = None
     moved_part = f"; moved {fraction * 100:.0f} % of the step" if fraction < 0.99 else ""
@@ -353,7 +355,7 @@ def jog_delta(robot, q, delta, frame: str = "world", *,
             verb = "is at" if s_lim < 1e-9 else "reached"
             message = (f"{joint_label(robot, j)} {verb} its {side} limit "
                        f"({_fmt_joint_value(robot, j, value, *units)})")
-    if near and (fraction < 0.99 or not limited_by_joint):
+    if near and explain and (fraction < 0.99 or not limited_by_joint):
         text = f"{sing_text[0].upper()}{sing_text[1:]}: manipulability {manip:.3g}"
         message = text if message is None else f"{message}. {text}"
     if message is not None:

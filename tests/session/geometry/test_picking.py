@@ -241,3 +241,30 @@ def test_handle_drag_of_an_arrow_keeps_the_tcp_on_its_axis_and_stops_saying_why(
     last = messages[-1]
     assert last.startswith("Can go no further along X without leaving it: ")
     assert "singular" in last or "limit" in last or "reach" in last
+
+
+def test_a_drag_step_explains_a_singularity_once_whatever_its_trial_steps(monkeypatch):
+    # the Puma at qr: the wrist is singular (q5 = 0); a drag along Y strays from its line
+    # and is halved: every trial step is a jog step near the singularity, but only the
+    # step kept is explained (the explanation was half of each step's time)
+    import robogui.session.teach.jog as jog
+
+    robot = load_robot("puma560")
+    q = robot.pose("qr")
+    T0 = robot.fkine(q)
+    o, A = handle_axes(T0, "world")
+    view_dir = np.array([1.0, 0.0, 0.0])  # looking along +x at the Y arrow
+    drag = HandleDrag(HandlePart("translate", 1), T0, A, ray(o - view_dir, view_dir),
+                      view_dir=view_dir)
+    goal = drag.goal(ray(o + [0.0, 0.05, 0.0] - view_dir, view_dir))
+    expected = follow_drag(robot, q, drag, goal)
+    calls = []
+    original = jog.singularity_info
+    monkeypatch.setattr(jog, "singularity_info",
+                        lambda *a, **k: calls.append(1) or original(*a, **k))
+    res = follow_drag(robot, q, drag, goal)
+    assert res.sigma_min < 0.04 and res.singularity_kind == "wrist"
+    assert "wrist" in res.message.lower()
+    assert res.message == expected.message
+    np.testing.assert_array_equal(res.q_new, expected.q_new)
+    assert len(calls) == 1
