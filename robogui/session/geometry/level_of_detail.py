@@ -50,7 +50,7 @@ SOFTWARE_FRAME_MS = 12.0
 #: the light copy is only seen while the view moves. Budget: 17,777 triangles
 SOFTWARE_TRIANGLE_US = 1.2
 #: no mesh of the light copy drops below this many triangles (small parts stay whole)
-MIN_FACES = 200
+MIN_FACES = visual_meshes.MIN_FACES
 #: each light level holds this many times fewer triangles than the one before; a machine
 #: slower than the budget's (or loaded) draws a lighter level (:mod:`.lod_governor`)
 LEVEL_RATIO = 3.0
@@ -136,15 +136,11 @@ def lighter(light: visual_meshes.VisualSet, budget: int) -> visual_meshes.Visual
     material terms): the next level of a chain, made from the level before it, not from
     the full meshes (a tenth of the work: the first level already took the big meshes
     down)."""
-    counts = np.array([len(m.faces) for m in light.meshes], np.int64)
-    floor = np.minimum(counts, MIN_FACES)
-    above = int((counts - floor).sum())
-    share = min(1.0, max(0, budget - int(floor.sum())) / above) if above else 1.0
+    targets = visual_meshes.face_targets([len(m.faces) for m in light.meshes], budget)
     out = visual_meshes.VisualSet(warnings=list(light.warnings),
                                   missing_frames=set(light.missing_frames))
-    for m, n, lo in zip(light.meshes, counts, floor, strict=True):
-        target = int(n) if share >= 1.0 else int(lo + int((n - lo) * share))
-        if target >= n:
+    for m, target in zip(light.meshes, targets, strict=True):
+        if target >= len(m.faces):
             out.meshes.append(m)
             continue
         terms = np.hstack([m.colors, m.ambient, m.specular]).astype(np.float32)

@@ -53,7 +53,7 @@ from .mesh_looks import (
 )
 
 __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "drop_degenerate",
-           "FACE_BUDGET"]
+           "face_targets", "FACE_BUDGET", "MIN_FACES"]
 
 #: triangles per robot drawn at full resolution; past it every mesh is decimated in
 #: proportion (quadric, silhouettes kept). From ``benchmarks/bench_urdf.py --mesh-fps``
@@ -430,6 +430,22 @@ def _shaded(v, verts, faces, terms, target: int):
     return out
 
 
+#: no mesh is decimated below this many faces (small parts stay whole)
+MIN_FACES = 200
+
+
+def face_targets(counts, budget: int) -> list[int]:
+    """Faces each mesh keeps (``counts`` faces each) so that all hold about ``budget``:
+    every mesh keeps up to :data:`MIN_FACES`, the rest of the budget goes in
+    proportion; all whole when they fit."""
+    counts = np.asarray(list(counts), np.int64)
+    floor = np.minimum(counts, MIN_FACES)
+    above = int((counts - floor).sum())
+    share = min(1.0, max(0, int(budget) - int(floor.sum())) / above) if above else 1.0
+    return [int(n) if share >= 1.0 else int(lo + int((n - lo) * share))
+            for n, lo in zip(counts.tolist(), floor.tolist(), strict=True)]
+
+
 def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     """Triangles of every visual of ``robot``: full resolution up to ``budget`` faces in
     all, past it each mesh decimated in proportion (at least 200 faces each)."""
@@ -468,13 +484,9 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
             out.missing_frames.add(v.frame)
             continue
         raw.append((v, verts, faces, cols, normals))
-    # every mesh keeps up to 200 faces; the rest of the budget goes in proportion
-    counts = np.array([len(r[2]) for r in raw], np.int64)
-    floor = np.minimum(counts, 200)
-    above = int((counts - floor).sum())
-    share = min(1.0, max(0, budget - int(floor.sum())) / above) if above else 1.0
-    for (v, verts, faces, terms, normals), n, lo in zip(raw, counts, floor, strict=True):
-        target = int(n) if share >= 1.0 else int(lo + int((n - lo) * share))
+    targets = face_targets([len(r[2]) for r in raw], budget)
+    for (v, verts, faces, terms, normals), target in zip(raw, targets, strict=True):
+        n = len(faces)
         scale = np.asarray(v.scale, np.float64)
         if normals is not None and target >= n and np.all(scale == scale[0]) and scale[0] > 0:
             # shaded in the worker (a uniform scale turns no normal): only the colours
