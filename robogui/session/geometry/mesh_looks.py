@@ -32,7 +32,7 @@ import re
 
 import numpy as np
 
-__all__ = ["CREASE_DEG", "vertex_terms", "dae_effects", "crease_normals",
+__all__ = ["CREASE_DEG", "vertex_terms", "dae_effects", "crease_normals", "one_sided",
            "quadric_decimate", "weld"]
 
 #: faces meeting at more than this angle keep a sharp edge
@@ -172,6 +172,80 @@ def weld(vertices: np.ndarray, tol: float | None = None) -> np.ndarray:
     key = np.round((v - v.min(axis=0)) / tol).astype(np.int64)
     _, ids = np.unique(_row_hash(key), return_inverse=True)
     return ids.ravel()
+
+
+def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """``faces`` (f, 3) with every triangle kept once, wound consistently and outward.
+
+    Some meshes hold each triangle twice, once per side (an STL export's "two-sided"
+    surfaces, each copy with its own vertices): both copies lie in one plane, so the
+    depth test picks one at random per pixel and the inner side's dark shading speckles
+    the surface, at twice the triangles. The copies, found by their corners' positions
+    (:func:`weld`), are kept once; the kept triangles are then wound alike across their
+    shared edges (the connected components of the graph of both windings of every face:
+    a face and its neighbour through an edge run the same way belong together with one of
+    them flipped), and each connected piece faces the way that encloses a positive volume
+    around the mesh's centre (edges of more than two faces do not join). Where the kept
+    copy faces inward, the other copy (its own vertices and colours) replaces it. A mesh
+    without repeated triangles is returned as it is.
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    f = np.asarray(faces)
+    v = np.asarray(vertices, dtype=np.float64)
+    if len(f) == 0:
+        return f
+    ids = weld(v)
+    corners = ids[f]
+    first, group = _groups(_row_hash(np.sort(corners, axis=1).astype(np.int64)))
+    if len(first) == len(f):
+        return f  # no triangle twice
+    # each triangle's winding: its corners rotated to start at the lowest id, then
+    # whether the other two ascend; the copy wound the other way of each kept triangle
+    low = np.argmin(corners, axis=1)
+    rows = np.arange(len(f))
+    wound = corners[rows, (low + 1) % 3] < corners[rows, (low + 2) % 3]
+    other = np.full(len(first), -1)
+    differs = np.flatnonzero(wound != wound[first[group]])
+    g, at = np.unique(group[differs], return_index=True)
+    other[g] = differs[at]
+    keep = np.argsort(first)  # groups in the faces' order
+    first, other = first[keep], other[keep]
+    f = f[first].copy()
+    F = ids[f]
+    n = len(F)
+    e = F[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)  # each face's edges, as wound
+    face_of = np.repeat(np.arange(n), 3)
+    key = _row_hash(np.sort(e, axis=1).astype(np.int64))
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    same = ks[1:] == ks[:-1]
+    # only edges of exactly two faces: a third face at an edge (a fin, a seam) would join
+    # both windings of the whole piece
+    two = same & np.r_[True, ks[1:-1] != ks[:-2]] & np.r_[ks[2:] != ks[1:-1], True]
+    a, b = order[:-1][two], order[1:][two]
+    fa, fb = face_of[a], face_of[b]
+    agree = e[a, 0] != e[b, 0]  # the shared edge runs opposite ways: wound alike
+    # node k: face k as kept, node n + k: face k flipped
+    src = np.concatenate([fa, fa + n])
+    dst = np.concatenate([np.where(agree, fb, fb + n), np.where(agree, fb + n, fb)])
+    graph = coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(2 * n, 2 * n))
+    count, comp = connected_components(graph, directed=False)
+    tri = v[f] - v.mean(axis=0)
+    vol = np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2]))
+    # each component's volume: its faces as kept, and the faces it holds flipped
+    cv = (np.bincount(comp[:n], weights=vol, minlength=count)
+          - np.bincount(comp[n:], weights=vol, minlength=count))
+    # a face whose two windings are joined (a Moebius-like piece) stays as it is
+    flip = (cv[comp[n:]] > cv[comp[:n]]) & (comp[:n] != comp[n:])
+    # a triangle to turn over: its other copy when it has one (that side's own vertices,
+    # with their colours: some files colour the two sides differently), else reversed
+    swap = flip & (other >= 0)
+    f[swap] = np.asarray(faces)[other[swap]]
+    turn = flip & (other < 0)
+    f[turn] = f[turn][:, ::-1]
+    return f
 
 
 def _row_hash(key: np.ndarray) -> np.ndarray:

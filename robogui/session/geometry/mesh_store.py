@@ -30,7 +30,7 @@ import numpy as np
 __all__ = ["FORMAT", "cache_folder", "max_bytes", "key_of", "load", "store", "clear", "ENV"]
 
 #: the layout of the entries; raised when it (or what is computed into them) changes
-FORMAT = 1
+FORMAT = 2
 #: the environment variable bounding the folder, in MiB (0: no disk cache)
 ENV = "ROBOGUI_MESH_CACHE_MB"
 #: default bound of the folder: the Panda's entries take about 12 MB

@@ -44,10 +44,9 @@ from robogui.engine.mesh_guard import (
 
 from . import mesh_looks, mesh_store
 from .mesh_looks import (
-    _groups,
-    _row_hash,
     crease_normals,
     dae_effects,
+    one_sided,
     quadric_decimate,
     vertex_terms,
 )
@@ -347,14 +346,13 @@ def _bounded_put(table, key, value, limit: int = 256, max_bytes: int | None = No
 
 
 def drop_degenerate(verts, faces, cols):
-    """Faces of zero area have no normal (NaN shading): leave them out."""
+    """Faces of zero area have no normal (NaN shading): leave them out. A triangle
+    there twice (once per side, or repeated) is kept once, wound outward
+    (:func:`~.mesh_looks.one_sided`)."""
     tri = verts[faces].astype(np.float64)
     area2 = np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
     keep = area2 > 1e-12 * max(1.0, float(np.abs(verts).max()) ** 2)
-    faces = faces[keep]
-    # a face twice, once per side: their normals cancel (NaN)
-    first, _ = _groups(_row_hash(np.sort(faces, axis=1).astype(np.int64)))
-    faces = faces[np.sort(first)]
+    faces = one_sided(verts, faces[keep])
     used, inv = np.unique(faces, return_inverse=True)  # vertices no face uses: no normal
     return verts[used], inv.reshape(faces.shape).astype(np.uint32), cols[used]
 
@@ -417,6 +415,9 @@ def _shaded(v, verts, faces, terms, target: int):
     terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
     if np.prod(v.scale) < 0:  # mirrored by its scale: keep the faces outward
         faces = faces[:, ::-1]
+    # one side of two-sided surfaces before decimating: a collapse of two coincident
+    # sheets tears both
+    verts, faces, terms = drop_degenerate(verts, faces, terms)
     if len(faces) > target:
         verts, faces, terms = decimate(verts, faces, terms, target)
     verts, faces, terms = drop_degenerate(verts, faces, terms)

@@ -13,7 +13,13 @@ from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
 from robogui.engine.model.visual import Visual
 from robogui.io.ros.urdf import load_urdf
-from robogui.session.geometry.mesh_looks import crease_normals, quadric_decimate, vertex_cluster
+from robogui.session.geometry.mesh_looks import (
+    crease_normals,
+    one_sided,
+    quadric_decimate,
+    vertex_cluster,
+    weld,
+)
 from robogui.session.geometry.visual_meshes import FACE_BUDGET, load_visuals
 from tests.urdf_files import ERD, PANDA
 
@@ -176,3 +182,84 @@ def test_a_real_textured_dae_gets_its_texture_colours():
     # a painted link: several colours, not the one grey of an untextured mesh
     assert cols.std(axis=0).max() > 0.05
     assert len(np.unique(np.round(cols, 2), axis=0)) > 20
+
+
+def _two_sided(mesh: trimesh.Trimesh, inner_first: bool):
+    """``mesh`` with each triangle twice, once per side, each copy on its own vertices
+    (as an STL export writes a two-sided surface): the outer copies green, the inner
+    red; the inner copies first or second."""
+    v = np.asarray(mesh.vertices, float)
+    f = np.asarray(mesh.faces)
+    n = len(v)
+    outer, inner = f, f[:, ::-1] + n
+    faces = np.vstack([inner, outer] if inner_first else [outer, inner])
+    colors = np.vstack([np.tile([0.0, 1.0, 0.0], (n, 1)), np.tile([1.0, 0.0, 0.0], (n, 1))])
+    return np.vstack([v, v]), faces, colors
+
+
+def _wound_alike(faces: np.ndarray) -> bool:
+    """Whether every edge of two faces is run once each way (manifold, consistent)."""
+    e = np.asarray(faces)[:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    return len(np.unique(e, axis=0)) == len(e) and set(map(tuple, e)) == set(
+        map(tuple, e[:, ::-1]))
+
+
+@pytest.mark.parametrize("inner_first", [True, False])
+def test_a_two_sided_surface_keeps_its_outer_side_once(inner_first):
+    ball = trimesh.creation.icosphere(subdivisions=2, radius=0.1)
+    v, f, c = _two_sided(ball, inner_first)
+    # the two sides of every triangle lie on one another: one of each is kept
+    kept = one_sided(v, f)
+    assert len(kept) == len(ball.faces)
+    # the outer copies, with their colour: the volume is the ball's, not its negative
+    assert (c[kept.ravel()] == [0.0, 1.0, 0.0]).all()
+    assert trimesh.Trimesh(v, kept, process=False).volume == pytest.approx(ball.volume)
+    assert _wound_alike(kept)
+
+
+def test_a_mesh_without_repeated_triangles_is_left_as_it_is():
+    box = trimesh.creation.box(extents=(0.2, 0.1, 0.05))
+    f = np.asarray(box.faces)
+    assert one_sided(box.vertices, f) is f
+
+
+def test_one_sided_turns_pieces_outward_across_a_fin():
+    # two two-sided boxes and a two-sided fin sharing an edge with one of them: the fin's
+    # third face at that edge must not join the box's two windings
+    a = trimesh.creation.box(extents=(0.2, 0.2, 0.2))
+    b = trimesh.creation.box(extents=(0.1, 0.1, 0.1))
+    b.apply_translation((0.5, 0.0, 0.0))
+    corner = a.vertices[a.faces[0]]
+    fin = trimesh.Trimesh(np.vstack([corner[:2], corner[0] + (0.0, 0.0, 0.3)]),
+                          [[0, 1, 2]], process=False)
+    v1, f1, _ = _two_sided(a, True)
+    v2, f2, _ = _two_sided(b, False)
+    v3, f3, _ = _two_sided(fin, True)
+    v = np.vstack([v1, v2, v3])
+    f = np.vstack([f1, f2 + len(v1), f3 + len(v1) + len(v2)])
+    kept = one_sided(v, f)
+    assert len(kept) == len(a.faces) + len(b.faces) + 1
+    boxes = kept[kept.max(axis=1) < len(v1) + len(v2)]
+    vol = trimesh.Trimesh(v, boxes, process=False).volume
+    assert vol == pytest.approx(a.volume + b.volume)
+
+
+def test_the_kr210s_two_sided_meshes_are_drawn_once_outward():
+    # rtb-data's KUKA KR 210: every triangle of its links is there twice, once per side;
+    # drawn both, the inner side speckles the orange links dark (both at one depth)
+    from tests.urdf_files import RTB
+
+    folder = RTB / "kuka_description/kuka_kr210/meshes/kr210l150/visual"
+    mesh = trimesh.load(folder / "link_2.dae", force="mesh", process=False)
+    verts, faces = np.asarray(mesh.vertices), np.asarray(mesh.faces)
+    assert len(faces) == 30004
+    kept = one_sided(verts, faces)
+    assert len(kept) == len(faces) // 2
+    ids = weld(verts)
+    # wound alike wherever two faces meet (edges of three or more faces aside), outward
+    e = ids[kept][:, [0, 1, 1, 2, 2, 0]].reshape(-1, 2)
+    und, count = np.unique(np.sort(e, axis=1), axis=0, return_counts=True)
+    pairs = {tuple(x) for x in und[count == 2]}
+    runs = [tuple(x) for x in e if tuple(sorted(x)) in pairs]
+    assert len(set(runs)) == len(runs)  # no edge of two faces run the same way twice
+    assert trimesh.Trimesh(verts, kept, process=False).volume > 0
