@@ -184,10 +184,11 @@ def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     (:func:`weld`), are kept once; the kept triangles are then wound alike across their
     shared edges (the connected components of the graph of both windings of every face:
     a face and its neighbour through an edge run the same way belong together with one of
-    them flipped), and each connected piece faces the way that encloses a positive volume
-    around the mesh's centre (edges of more than two faces do not join). Where the kept
-    copy faces inward, the other copy (its own vertices and colours) replaces it. A mesh
-    without repeated triangles is returned as it is.
+    them flipped); each connected piece keeps the winding of most of its triangles that
+    were there once, and a piece all two-sided faces the way that encloses a positive
+    volume around the mesh's centre (edges of more than two faces do not join). Where
+    the kept copy faces inward, the other copy (its own vertices and colours) replaces
+    it. A mesh without repeated triangles is returned as it is.
     """
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
@@ -212,6 +213,7 @@ def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     other[g] = differs[at]
     keep = np.argsort(first)  # groups in the faces' order
     first, other = first[keep], other[keep]
+    single = (np.bincount(group) == 1)[keep]  # there once: wound as its author meant
     f = f[first].copy()
     F = ids[f]
     n = len(F)
@@ -234,11 +236,17 @@ def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     count, comp = connected_components(graph, directed=False)
     tri = v[f] - v.mean(axis=0)
     vol = np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2]))
-    # each component's volume: its faces as kept, and the faces it holds flipped
-    cv = (np.bincount(comp[:n], weights=vol, minlength=count)
-          - np.bincount(comp[n:], weights=vol, minlength=count))
-    # a face whose two windings are joined (a Moebius-like piece) stays as it is
-    flip = (cv[comp[n:]] > cv[comp[:n]]) & (comp[:n] != comp[n:])
+    # of a piece's two windings: the one that keeps the most of its single triangles as
+    # they were wound; for a piece all two-sided, the one enclosing a positive volume
+    # (each component's: its faces as kept, and the faces it holds turned over)
+    def per_component(w):
+        return (np.bincount(comp[:n], weights=w, minlength=count)
+                - np.bincount(comp[n:], weights=w, minlength=count))
+
+    agreed, cv = per_component(single.astype(float)), per_component(vol)
+    a_keep, a_flip = agreed[comp[:n]], agreed[comp[n:]]
+    flip = (a_flip > a_keep) | ((a_flip == a_keep) & (cv[comp[n:]] > cv[comp[:n]]))
+    flip &= comp[:n] != comp[n:]  # a piece whose windings are joined stays as it is
     # a triangle to turn over: its other copy when it has one (that side's own vertices,
     # with their colours: some files colour the two sides differently), else reversed
     swap = flip & (other >= 0)

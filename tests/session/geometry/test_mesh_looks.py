@@ -263,3 +263,19 @@ def test_the_kr210s_two_sided_meshes_are_drawn_once_outward():
     runs = [tuple(x) for x in e if tuple(sorted(x)) in pairs]
     assert len(set(runs)) == len(runs)  # no edge of two faces run the same way twice
     assert trimesh.Trimesh(verts, kept, process=False).volume > 0
+
+
+def test_a_few_repeated_triangles_leave_the_authors_winding_alone():
+    # an open bowl wound towards its inside (as its author meant: the side one looks
+    # into), with one triangle repeated: the repeat goes, no triangle is turned over
+    ball = trimesh.creation.icosphere(subdivisions=3, radius=0.1)
+    bowl = np.asarray(ball.faces)[ball.triangles_center[:, 2] < 0.0][:, ::-1]
+    f = np.vstack([bowl, bowl[5][None]])
+    kept = one_sided(ball.vertices, f)
+    assert len(kept) == len(bowl)
+
+    def wound(faces):  # each face as wound, from its lowest corner
+        low = np.argmin(faces, axis=1)[:, None]
+        return {tuple(r) for r in np.take_along_axis(faces, (low + np.arange(3)) % 3, 1)}
+
+    assert wound(kept) == wound(bowl)
