@@ -22,6 +22,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from robogui.io import robot_catalogue as catalogue
+from robogui.session.geometry import mesh_store
 
 from .thumbnails import THUMB_SIZE, ProcessThumbnailer, cache_folder, thumbnail_job
 
@@ -142,7 +143,9 @@ class RobotGallery(QtWidgets.QDialog):
 
     # -- the list -----------------------------------------------------------------------
     def _key(self, entry) -> str:
-        return catalogue.file_key(entry.path, f"{THUMB_SIZE[0]}x{THUMB_SIZE[1]}")
+        # the meshes' format too: a change in how meshes are drawn draws the pictures again
+        return catalogue.file_key(entry.path, f"{THUMB_SIZE[0]}x{THUMB_SIZE[1]}"
+                                  f"|meshes {mesh_store.FORMAT}")
 
     def _fill(self) -> list[dict]:
         """Items for every entry, cached pictures and descriptions applied; the jobs for

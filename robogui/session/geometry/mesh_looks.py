@@ -234,8 +234,9 @@ def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     dst = np.concatenate([np.where(agree, fb, fb + n), np.where(agree, fb + n, fb)])
     graph = coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(2 * n, 2 * n))
     count, comp = connected_components(graph, directed=False)
-    tri = v[f] - v.mean(axis=0)
-    vol = np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2]))
+    with np.errstate(all="ignore"):  # coordinates near the float range: no volume, no turn
+        tri = v[f] - v.mean(axis=0)
+        vol = np.nan_to_num(np.einsum("ij,ij->i", tri[:, 0], np.cross(tri[:, 1], tri[:, 2])))
     # of a piece's two windings: the one that keeps the most of its single triangles as
     # they were wound; for a piece all two-sided, the one enclosing a positive volume
     # (each component's: its faces as kept, and the faces it holds turned over)
