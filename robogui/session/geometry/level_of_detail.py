@@ -27,7 +27,6 @@ from dataclasses import replace
 import numpy as np
 
 from . import visual_cache, visual_meshes
-from .mesh_looks import crease_normals
 
 __all__ = ["ENABLED", "TARGET_FPS", "SOFTWARE_FRAME_MS", "SOFTWARE_TRIANGLE_US",
            "LEVEL_RATIO", "triangle_budget", "needs_light", "light_budget", "light_budgets",
@@ -145,10 +144,8 @@ def lighter(light: visual_meshes.VisualSet, budget: int) -> visual_meshes.Visual
             continue
         terms = np.hstack([m.colors, m.ambient, m.specular]).astype(np.float32)
         v, f, t = visual_meshes.decimate(m.vertices, m.faces, terms, target)
-        v, f, t = visual_meshes.drop_degenerate(np.asarray(v, np.float32), f, t)
-        src, normals, f = crease_normals(v, f, attrs=t)
-        t = t[src].astype(np.float32)
-        out.meshes.append(replace(m, vertices=v[src].astype(np.float32), faces=f,
+        v, f, t, normals = visual_meshes.unit_shading(np.asarray(v, np.float32), f, t)
+        out.meshes.append(replace(m, vertices=v, faces=f,
                                   colors=t[:, :4].copy(), normals=normals,
                                   ambient=t[:, 4:7].copy(), specular=t[:, 7:10].copy()))
     return out

@@ -193,7 +193,7 @@ def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    f = np.asarray(faces)
+    given = f = np.asarray(faces)
     v = np.asarray(vertices, dtype=np.float64)
     if len(f) == 0:
         return f
@@ -251,7 +251,7 @@ def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
     # a triangle to turn over: its other copy when it has one (that side's own vertices,
     # with their colours: some files colour the two sides differently), else reversed
     swap = flip & (other >= 0)
-    f[swap] = np.asarray(faces)[other[swap]]
+    f[swap] = given[other[swap]]
     turn = flip & (other < 0)
     f[turn] = f[turn][:, ::-1]
     return f

@@ -415,14 +415,13 @@ def _shaded(v, verts, faces, terms, target: int):
     terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
     if np.prod(v.scale) < 0:  # mirrored by its scale: keep the faces outward
         faces = faces[:, ::-1]
-    # one side of two-sided surfaces before decimating: a collapse of two coincident
-    # sheets tears both
-    verts, faces, terms = drop_degenerate(verts, faces, terms)
     if len(faces) > target:
-        verts, faces, terms = decimate(verts, faces, terms, target)
-    verts, faces, terms = drop_degenerate(verts, faces, terms)
-    src, normals, faces = crease_normals(verts, faces, attrs=terms)
-    out = (verts[src].astype(np.float32), faces, terms[src].astype(np.float32), normals)
+        # one side of two-sided surfaces before decimating (a collapse of two coincident
+        # sheets tears both): it may then need none
+        verts, faces, terms = drop_degenerate(verts, faces, terms)
+        if len(faces) > target:
+            verts, faces, terms = decimate(verts, faces, terms, target)
+    out = unit_shading(verts, faces, terms)  # (again: what the collapse left degenerate)
     if disk_key is not None:
         mesh_store.store(disk_key, dict(zip("vfcn", out, strict=True)))
     if key is not None:

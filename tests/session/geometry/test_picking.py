@@ -197,6 +197,15 @@ def test_handle_follow_pose_reaches_the_goal_and_stops_at_a_limit_with_the_reaso
     assert res.message and ("limit" in res.message or "singular" in res.message)
 
 
+def _world_axis_drag(T0, axis: int, view_dir):
+    """(origin, HandleDrag) of the world-frame arrow ``axis`` of a tool at ``T0``,
+    pressed at its origin by a ray along ``view_dir``."""
+    o, A = handle_axes(T0, "world")
+    drag = HandleDrag(HandlePart("translate", axis), T0, A, ray(o - view_dir, view_dir),
+                      view_dir=view_dir)
+    return o, drag
+
+
 @pytest.mark.parametrize("arm", ["puma560", "panda"])
 def test_handle_drag_of_an_arrow_keeps_the_tcp_on_its_axis_and_stops_saying_why(arm):
     """Issue 28 item 1: dragging the X arrow 1.5 m from the ready pose (far beyond the
@@ -215,10 +224,8 @@ def test_handle_drag_of_an_arrow_keeps_the_tcp_on_its_axis_and_stops_saying_why(
         robot = load_robot(arm)
         q = robot.pose("qn")
     T0 = robot.fkine(q)
-    o, A = handle_axes(T0, "world")
     view_dir = np.array([0.0, 1.0, 0.0])  # looking along +y at the X arrow
-    drag = HandleDrag(HandlePart("translate", 0), T0, A, ray(o - view_dir, view_dir),
-                      view_dir=view_dir)
+    o, drag = _world_axis_drag(T0, 0, view_dir)
     side, turn, messages = [], [], []
     for s in np.linspace(0.0, 1.5, 151)[1:]:  # 150 mouse moves, 1 cm each
         goal = drag.goal(ray(o + [s, 0.0, 0.0] - view_dir, view_dir))
@@ -252,10 +259,8 @@ def test_a_drag_step_explains_a_singularity_once_whatever_its_trial_steps(monkey
     robot = load_robot("puma560")
     q = robot.pose("qr")
     T0 = robot.fkine(q)
-    o, A = handle_axes(T0, "world")
     view_dir = np.array([1.0, 0.0, 0.0])  # looking along +x at the Y arrow
-    drag = HandleDrag(HandlePart("translate", 1), T0, A, ray(o - view_dir, view_dir),
-                      view_dir=view_dir)
+    o, drag = _world_axis_drag(T0, 1, view_dir)
     goal = drag.goal(ray(o + [0.0, 0.05, 0.0] - view_dir, view_dir))
     expected = follow_drag(robot, q, drag, goal)
     calls = []
