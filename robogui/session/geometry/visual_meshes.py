@@ -13,7 +13,9 @@ links as sticks.
 Files are cached by path and modification time, the shaded meshes by the file, scale and
 face target, so opening the same robot again does not read or shade them again. A mesh's
 crease normals are computed in the mesh worker with its parsing
-(:func:`shaded_look_arrays`: several files at once), and what the workers make of a file
+(:func:`shaded_look_arrays`: several files at once), a robot past its budget is
+decimated there too (:func:`decimated_shading`, two meshes at a time), and what the
+workers make of a file
 is kept on disk too (:mod:`.mesh_store`, keyed by the file's content hash; a decimated
 mesh also as drawn), so a new process opening the same robot parses nothing.
 """
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from robogui.engine.bounded_work import preload
+from robogui.engine.bounded_work import preload, run_many
 from robogui.engine.collada import trim_collada
 from robogui.engine.guarded_open import read_guarded
 from robogui.engine.limits import limits
@@ -63,8 +65,9 @@ __all__ = ["VisualMesh", "VisualSet", "load_visuals", "decimate", "drop_degenera
 #: about 35 ms (29 fps): it stays whole (decimated meshes shade less cleanly), heavier
 #: robots are brought down to this
 FACE_BUDGET = 150_000
-# the workers import this module (shaded_look_arrays) when they start, not at the first file
-preload(__name__)
+# the workers import this module (shaded_look_arrays) and the collapse's (decimated_shading)
+# when they start, not at the first file
+preload(__name__, "fast_simplification", "scipy.spatial", "scipy.sparse.csgraph")
 #: triangles of one mesh past which it is decimated (to FACE_BUDGET) inside the bounded
 #: mesh worker: below it the app's process holds a mesh in well under the 2 GiB budget
 WORKER_DECIMATE = 1_000_000
@@ -387,51 +390,107 @@ def _filled(terms: np.ndarray, rgba) -> np.ndarray:
 _SHADED: OrderedDict = OrderedDict()
 
 
-def _shaded(v, verts, faces, terms, target: int):
-    """(vertices, faces, terms, normals) of one visual in its own coordinates:
-    decimated to ``target`` faces when it has more, crease-angle normals; cached for
-    mesh files (path, modification time, scale, colour, target)."""
-    key = disk_key = None
-    if v.kind == "mesh":
-        st = os.stat(v.filename)
-        key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba,
-               v.file_material, target, limits())
-        with _LOCK:
-            hit = _SHADED.get(key)
-            file_key = _DISK_KEY.get(_mem_key(v.filename, tuple(getattr(v, "roots", ()))))
-        if hit is not None:
-            return hit
-        if file_key is not None:  # decimated or scaled unevenly: kept on disk as drawn
-            disk_key = mesh_store.key_of(file=file_key, scale=[float(x) for x in v.scale],
-                                         rgba=v.rgba, target=int(target))
-            # (the decimation may stop a little above its target: not checked)
-            a = mesh_store.load(disk_key, _DRAWN_SPEC,
-                                lambda a: _valid_entry(a) and not np.isnan(a["c"]).any())
-            if a is not None:
-                hit = (a["v"], a["f"], a["c"], a["n"])
-                with _LOCK:
-                    _SHADED[key] = hit
-                return hit
-    terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
-    if np.prod(v.scale) < 0:  # mirrored by its scale: keep the faces outward
-        faces = faces[:, ::-1]
+def decimated_shading(verts, faces, terms, target: int) -> tuple:
+    """:func:`unit_shading` of a mesh decimated to ``target`` faces when it has more
+    (one side of two-sided surfaces first: a collapse of two coincident sheets tears
+    both, and it may then need none). A module-level function: the bounded mesh workers
+    run it for several meshes at once (:func:`_prefetch_shaded`)."""
     if len(faces) > target:
-        # one side of two-sided surfaces before decimating (a collapse of two coincident
-        # sheets tears both): it may then need none
         verts, faces, terms = drop_degenerate(verts, faces, terms)
         if len(faces) > target:
             verts, faces, terms = decimate(verts, faces, terms, target)
-    out = unit_shading(verts, faces, terms)  # (again: what the collapse left degenerate)
+    return unit_shading(verts, faces, terms)  # (again: what the collapse left degenerate)
+
+
+def _shaded_cached(v, target: int) -> tuple:
+    """(the shaded arrays of ``v`` at ``target`` faces from memory or disk, or None; the
+    memory key; the disk key): mesh files only (None, None, None otherwise)."""
+    if v.kind != "mesh":
+        return None, None, None
+    st = os.stat(v.filename)
+    key = (v.filename, st.st_mtime_ns, st.st_size, tuple(v.scale), v.rgba,
+           v.file_material, target, limits())
+    with _LOCK:
+        hit = _SHADED.get(key)
+        file_key = _DISK_KEY.get(_mem_key(v.filename, tuple(getattr(v, "roots", ()))))
+    if hit is not None or file_key is None:
+        return hit, key, None
+    # decimated or scaled unevenly: kept on disk as drawn
+    disk_key = mesh_store.key_of(file=file_key, scale=[float(x) for x in v.scale],
+                                 rgba=v.rgba, target=int(target))
+    # (the decimation may stop a little above its target: not checked)
+    a = mesh_store.load(disk_key, _DRAWN_SPEC,
+                        lambda a: _valid_entry(a) and not np.isnan(a["c"]).any())
+    if a is not None:
+        hit = (a["v"], a["f"], a["c"], a["n"])
+        with _LOCK:
+            _SHADED[key] = hit
+    return hit, key, disk_key
+
+
+def _shading_input(v, faces, terms) -> tuple:
+    """(faces, terms) as :func:`decimated_shading` takes them: the visual's colour where
+    the file has none, a mirroring scale's faces turned to stay outward."""
+    terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
+    if np.prod(v.scale) < 0:
+        faces = faces[:, ::-1]
+    return faces, terms
+
+
+def _keep_shaded(key, disk_key, out) -> None:
     if disk_key is not None:
         mesh_store.store(disk_key, dict(zip("vfcn", out, strict=True)))
     if key is not None:
         with _LOCK:
             _bounded_put(_SHADED, key, out)
+
+
+def _shaded(v, verts, faces, terms, target: int):
+    """(vertices, faces, terms, normals) of one visual in its own coordinates:
+    decimated to ``target`` faces when it has more, crease-angle normals; cached for
+    mesh files (path, modification time, scale, colour, target)."""
+    hit, key, disk_key = _shaded_cached(v, target)
+    if hit is not None:
+        return hit
+    out = decimated_shading(verts, *_shading_input(v, faces, terms), target)
+    _keep_shaded(key, disk_key, out)
     return out
+
+
+def _prefetch_shaded(jobs) -> None:
+    """Decimate and shade the mesh visuals ``jobs`` ((visual, vertices, faces, terms,
+    target) each) that no cache holds, two at a time in the bounded mesh workers, and
+    cache them for :func:`_shaded`: the collapse is most of a heavy robot's first open
+    (the so101's 400,000 triangles: 3.4 s on one core). A mesh a worker could not do is
+    left to :func:`_shaded`, which does it here."""
+    todo, seen = [], set()
+    for v, verts, faces, terms, target in jobs:
+        try:
+            hit, key, disk_key = _shaded_cached(v, target)
+        except OSError:
+            continue  # _shaded names it
+        if hit is None and key not in seen:  # one file drawn several times: once
+            seen.add(key)
+            todo.append((key, disk_key, (verts, *_shading_input(v, faces, terms), target)))
+    if len(todo) < 2:
+        return  # one mesh: no gain from a worker
+    todo.sort(key=lambda job: -len(job[2][1]))  # the biggest first: the two end together
+    results = run_many([(decimated_shading, args) for _key, _disk, args in todo])
+    for (key, disk_key, _args), out in zip(todo, results, strict=True):
+        if not isinstance(out, BaseException):
+            _keep_shaded(key, disk_key, out)
 
 
 #: no mesh is decimated below this many faces (small parts stay whole)
 MIN_FACES = 200
+
+
+def _shaded_already(v, faces, normals, target: int) -> bool:
+    """Whether the worker's crease normals serve as they are: full resolution and a
+    uniform positive scale (which turns no normal)."""
+    scale = np.asarray(v.scale, np.float64)
+    return (normals is not None and target >= len(faces) and bool(np.all(scale == scale[0]))
+            and scale[0] > 0)
 
 
 def face_targets(counts, budget: int) -> list[int]:
@@ -446,6 +505,15 @@ def face_targets(counts, budget: int) -> list[int]:
             for n, lo in zip(counts.tolist(), floor.tolist(), strict=True)]
 
 
+def _bytes_first(file: tuple) -> tuple:
+    """Sort key of a (path, roots): the biggest file first, then by path."""
+    try:
+        size = os.stat(file[0]).st_size
+    except OSError:
+        size = 0
+    return -size, file
+
+
 def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     """Triangles of every visual of ``robot``: full resolution up to ``budget`` faces in
     all, past it each mesh decimated in proportion (at least 200 faces each)."""
@@ -453,8 +521,10 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
     raw = []
     files = {(v.filename, tuple(getattr(v, "roots", ()))) for v in robot.visuals
              if v.kind == "mesh" and v.filename and not getattr(v, "problem", "")}
-    # files the disk cache answers are not parsed; the others two at a time
-    prefetch_meshes((f for f in sorted(files) if not _ready(*f)), extract=shaded_look_arrays)
+    # files the disk cache answers are not parsed; the others two at a time, the biggest
+    # first (the two workers then end together)
+    prefetch_meshes((f for f in sorted(files, key=_bytes_first) if not _ready(*f)),
+                    extract=shaded_look_arrays)
     for v in robot.visuals:
         try:
             if getattr(v, "problem", ""):
@@ -485,10 +555,11 @@ def load_visuals(robot, budget: int = FACE_BUDGET) -> VisualSet:
             continue
         raw.append((v, verts, faces, cols, normals))
     targets = face_targets([len(r[2]) for r in raw], budget)
+    _prefetch_shaded((v, verts, faces, terms, target)
+                     for (v, verts, faces, terms, normals), target in zip(raw, targets, strict=True)
+                     if v.kind == "mesh" and not _shaded_already(v, faces, normals, target))
     for (v, verts, faces, terms, normals), target in zip(raw, targets, strict=True):
-        n = len(faces)
-        scale = np.asarray(v.scale, np.float64)
-        if normals is not None and target >= n and np.all(scale == scale[0]) and scale[0] > 0:
+        if _shaded_already(v, faces, normals, target):
             # shaded in the worker (a uniform scale turns no normal): only the colours
             terms = _filled(terms, v.rgba if v.rgba is not None else DEFAULT_RGBA)
         else:

@@ -65,3 +65,21 @@ def test_x_up_turns_x_to_z():
     T = collada_frame(b"<COLLADA><asset><up_axis>X_UP</up_axis></asset></COLLADA>")
     np.testing.assert_allclose(T[:3, :3] @ [1, 0, 0], [0, 0, 1])
     assert np.linalg.det(T[:3, :3]) == pytest.approx(1.0)
+
+
+def test_a_dae_scene_is_read_as_the_file_has_it_without_merging():
+    # trimesh merges a COLLADA scene's vertices whatever ``process`` says (half a Panda
+    # link's parse): robogui reads them as they are, the same triangles in the same order
+    from robogui.engine.mesh_guard import load_mesh_guarded, scene_parts
+
+    link1 = ERD / "panda_description/meshes/visual/link1.dae"
+    loaded, fix = load_mesh_guarded(str(link1))
+    merged = trimesh.load(link1, process=False)
+    ours, theirs = scene_parts(loaded), scene_parts(merged)
+    assert len(ours) == len(theirs) == 1
+    (mine, T), (other, T2) = ours[0], theirs[0]
+    assert len(mine.vertices) > len(other.vertices)  # the file's corners, unmerged
+    np.testing.assert_array_equal(fix, np.eye(4))
+    np.testing.assert_allclose(T, T2)
+    np.testing.assert_array_equal(np.asarray(mine.vertices)[mine.faces],
+                                  np.asarray(other.vertices)[other.faces])

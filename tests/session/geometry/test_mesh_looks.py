@@ -94,14 +94,27 @@ def test_vertex_clustering_keeps_a_sphere_round_closed_and_outward():
     assert len(np.unique(np.sort(f, axis=1), axis=0)) == len(f)  # no repeated face
 
 
-def test_a_stalled_collapse_goes_on_by_clustering():
+def test_a_stalled_collapse_goes_on_by_clustering(monkeypatch):
     # the UR5's shoulder: fast_simplification stops at 3,538 faces whatever it is asked
+    import fast_simplification
+
     from robogui.session.geometry import visual_meshes as vm
 
     path = str(ERD / "ur_description/meshes/ur5/visual/shoulder.dae")
     verts, faces, _c, _n = vm._read_looks(path, (str(ERD),))
+    calls = []
+    simplify = fast_simplification.simplify
+
+    def counted(*args, **kwargs):
+        out = simplify(*args, **kwargs)
+        calls.append(len(out[1]))
+        return out
+
+    monkeypatch.setattr(fast_simplification, "simplify", counted)
     v, f, src = quadric_decimate(verts, faces, 1000)
     assert 500 <= len(f) <= 1000 and len(src) == len(v)
+    # one collapse, stalled: asking again for fewer faces would stop there again
+    assert calls == [3538]
     # the outline stays as the light copies' test has it (test_level_of_detail): inside
     # the full part's box grown by 2 % of its size but for a few, all within 10 %
     size = float(np.linalg.norm(np.ptp(verts, axis=0)))

@@ -91,3 +91,34 @@ def test_the_in_memory_mesh_tables_are_bounded_by_bytes_as_well_as_entries():
     for k in range(5):
         _bounded_put(table, k, "no arrays", limit=3)
     assert list(table) == [2, 3, 4]  # and the count bound still holds
+
+
+def test_decimation_in_the_workers_gives_what_the_app_process_gives(monkeypatch):
+    # a robot past its budget is decimated two meshes at a time in the mesh workers;
+    # the result is the one the app's process makes itself, and is cached as such
+    from robogui.engine import bounded_work
+    from robogui.session.geometry import visual_meshes as vm
+
+    robot = load_urdf(PANDA, tip="panda_hand")
+    load_visuals(robot, budget=10**9)  # parsed: only the decimation is left
+    jobs = []
+    run_many = bounded_work.run_many
+
+    def watched(calls):
+        calls = list(calls)
+        jobs.extend(fn.__name__ for fn, _args in calls)
+        return run_many(calls)
+
+    monkeypatch.setattr(vm, "run_many", watched)
+    # neither run finds the other's result in memory or on disk
+    monkeypatch.setattr(vm, "_DISK_KEY", type(vm._DISK_KEY)())
+    vm._SHADED.clear()
+    by_workers = load_visuals(robot, budget=30_000)
+    assert len(jobs) >= 8 and set(jobs) == {"decimated_shading"}
+    assert by_workers.faces <= 30_000
+    monkeypatch.setattr(vm, "_prefetch_shaded", lambda jobs: None)
+    vm._SHADED.clear()
+    here = load_visuals(robot, budget=30_000)
+    for a, b in zip(by_workers.meshes, here.meshes, strict=True):
+        for name in ("vertices", "faces", "colors", "normals", "ambient", "specular"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
