@@ -212,7 +212,10 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         self._show_shadow = True
         self.floor_z = float(floor_z)
         self.shadow_color = tuple(float(c) for c in shadow_color)
-        self._capacity = max(8, 1 << (k - 1).bit_length())  # shader arrays: shared sizes
+        # one array size for every batch (BATCH_PARTS parts at most): one program in the
+        # process, compiled by the first robot drawn; on llvmpipe a program new to the
+        # process costs the first frame of the robot opened ~0.1 s of compiling
+        self._capacity = max(64, 1 << (k - 1).bit_length())
         self._shader = _shader(self._capacity)
         self._buffers = None  # GL names, created in the first paint (needs a context)
         self._gl_buffers: dict = {}  # their QOpenGLBuffer owners, per copy

@@ -78,6 +78,14 @@ def test_batched_item_draws_only_the_runs_of_shown_parts():
         RobotMeshItem([])
 
 
+def test_batches_of_any_size_share_one_shader_program():
+    # a program new to the process is compiled at its first draw (~0.1 s on llvmpipe):
+    # the pedestal's 2 parts, a Panda's 11 and a full batch of 64 share one
+    tri = (np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), np.array([[0, 1, 2]]))
+    items = [RobotMeshItem([PartMesh(*tri, (1, 0, 0, 1))] * k) for k in (2, 11, 64)]
+    assert items[0]._shader is items[1]._shader is items[2]._shader
+
+
 @pytest.fixture
 def view(qtbot, session):
     v = RobotView(session)
