@@ -170,6 +170,8 @@ def weld(vertices: np.ndarray, tol: float | None = None) -> np.ndarray:
     ext = float(np.ptp(v, axis=0).max()) or 1.0
     tol = ext * 1e-6 if tol is None else tol
     key = np.round((v - v.min(axis=0)) / tol).astype(np.int64)
+    if int(key.max()) < 1 << 21:  # the default grid: three 21-bit cells in one int64
+        return _groups(key[:, 0] | (key[:, 1] << 21) | (key[:, 2] << 42))[1]
     return _groups(_row_hash(key))[1]
 
 
