@@ -306,6 +306,7 @@ def test_the_frame_pacer_runs_the_newest_value_once_and_flushes_on_release(qtbot
 def test_followed_frames_are_single_sampled_however_far_apart_then_one_settled_frame(
         qtbot, window, remote):
     scene = window.view.scene
+    qtbot.waitUntil(lambda: bool(scene.renderer), timeout=10_000)  # known at its first paint
     if not scene.software:
         pytest.skip("hardware GL multisamples every frame")
 

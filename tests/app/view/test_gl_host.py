@@ -223,8 +223,9 @@ def test_a_batched_item_keeps_a_light_copy_of_some_parts_beside_the_full_one():
     assert not item.has_light
 
 
-def test_a_frame_is_a_moving_views_while_a_button_is_held_or_a_stream_followed(view):
+def test_a_frame_is_a_moving_views_while_a_button_is_held_or_a_stream_followed(view, qtbot):
     scene = view.scene
+    qtbot.waitUntil(lambda: bool(scene.renderer), timeout=10_000)  # known at its first paint
     if not scene.software:
         assert not scene._moving()  # hardware GL: every frame is whole
         return

@@ -43,6 +43,9 @@ def ur5_view(qtbot):
     handle = HandleController(view, session)
     view.show()
     qtbot.waitExposed(view)
+    # the renderer (software GL or not) is known once the window has a context: its
+    # first paint, maybe after the exposure (the tests would skip on a guess of False)
+    qtbot.waitUntil(lambda: bool(view.scene.renderer), timeout=10_000)
     return view, handle, session
 
 
