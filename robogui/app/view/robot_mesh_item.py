@@ -35,6 +35,7 @@ uniform vec2 u_flags[NPARTS];  // x: shown, y: casts a shadow
 uniform float u_shadow;        // 1: shadow pass
 uniform float u_floor;         // shadow plane z
 uniform vec4 u_shadow_color;
+uniform float u_faint_z;       // the see-through floor's z (see the fragment shader)
 attribute vec3 a_position;
 attribute vec3 a_normal;
 attribute vec4 a_color;
@@ -45,7 +46,7 @@ varying vec4 v_color;
 varying vec3 v_ambient;
 varying vec3 v_specular;
 varying vec3 v_normal;
-varying float v_lit;
+varying float v_above;  // height over the see-through floor
 void main() {
     int k = int(a_part + 0.5);
     vec2 f = u_flags[k];
@@ -56,23 +57,23 @@ void main() {
         v_ambient = vec3(0.0);
         v_specular = vec3(0.0);
         v_normal = vec3(0.0, 0.0, 1.0);
-        v_lit = 0.0;
+        v_above = 0.0;
         return;
     }
     vec4 world = u_model[k] * vec4(a_position, 1.0);
+    v_above = world.z / world.w - u_faint_z;
     if (u_shadow > 0.5) {
         world.z = u_floor * world.w;  // flattened onto the floor
+        v_above = 0.0;  // on the floor, never beyond it
         v_color = u_shadow_color;
         v_ambient = vec3(0.0);
         v_specular = vec3(0.0);
-        v_lit = 0.0;
     } else {
         vec4 t = u_tint[k];
         bool tinted = t.a > 0.0;  // a tint replaces the material: the plain look
         v_color = tinted ? t : a_color;
         v_ambient = tinted ? 0.6 * t.rgb : a_ambient;
         v_specular = tinted ? vec3(0.25) : a_specular;
-        v_lit = 1.0;
     }
     v_normal = normalize(u_view_normal * (u_normal[k] * a_normal));
     gl_Position = u_mvp * world;
@@ -92,8 +93,17 @@ vec3 shade_terms(vec3 ambient, vec3 diffuse, vec3 specular, vec3 normal) {
     float d = max(dot(n, key), 0.0);
     float f = max(dot(n, fill), 0.0);
     vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
-    float s = pow(max(dot(n, h), 0.0), 40.0);
-    float rim = pow(1.0 - abs(n.z), 3.0);
+    // x^40 and x^3 by products (exact): pow is exp2(y log2 x), two polynomial
+    // evaluations per pixel on a software rasteriser
+    float x = max(dot(n, h), 0.0);
+    float x2 = x * x;
+    float x8 = x2 * x2;
+    x8 *= x8;
+    float x32 = x8 * x8;
+    x32 *= x32;
+    float s = x32 * x8;
+    float r = 1.0 - abs(n.z);
+    float rim = r * r * r;
     vec3 rgb = 0.5 * ambient + diffuse * (0.66 * d + 0.22 * f) + specular * s
                + vec3(0.06 * rim);
     return min(rgb, vec3(1.0));
@@ -111,11 +121,24 @@ varying vec4 v_color;
 varying vec3 v_ambient;
 varying vec3 v_specular;
 varying vec3 v_normal;
-varying float v_lit;
+varying float v_above;
+uniform float u_flat;      // 1: the shadow pass (u_shadow's copy: a uniform of both
+                           // stages would need one precision in both, under GL ES)
+uniform vec4 u_faint;      // a see-through floor's colour and opacity (alpha 0: none)
+uniform float u_eye_side;  // +1: the eye is above that floor, -1: below it
 """ + SHADE_GLSL + """
 void main() {
-    vec3 rgb = v_lit > 0.5 ? shade_terms(v_ambient, v_color.rgb, v_specular, v_normal)
-                           : v_color.rgb;
+    // the shadow pass: its flat colour (a branch on a uniform: the lighting is not
+    // computed at all, where a per-pixel choice computes both sides)
+    if (u_flat > 0.5) {
+        gl_FragColor = v_color;
+        return;
+    }
+    vec3 rgb = shade_terms(v_ambient, v_color.rgb, v_specular, v_normal);
+    // a part on the far side of a see-through floor: the floor's colour laid over it,
+    // as blending the floor over the part would (the floor is drawn first, opaque)
+    if (u_faint.a > 0.0 && v_above * u_eye_side < 0.0)
+        rgb = mix(rgb, u_faint.rgb, u_faint.a);
     gl_FragColor = vec4(rgb, v_color.a);
 }
 """
@@ -212,6 +235,10 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         self._show_shadow = True
         self.floor_z = float(floor_z)
         self.shadow_color = tuple(float(c) for c in shadow_color)
+        #: (rgba, z) of a see-through floor drawn under the robot without writing depth:
+        #: the parts on its far side from the eye get its colour laid over them here, as
+        #: if it were blended over them (view_parts' ``_FloorPlane``). None: no such floor.
+        self.faint_floor: tuple[tuple[float, float, float, float], float] | None = None
         # one array size for every batch (BATCH_PARTS parts at most): one program in the
         # process, compiled by the first robot drawn; on llvmpipe a program new to the
         # process costs the first frame of the robot opened ~0.1 s of compiling
@@ -369,6 +396,7 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
             GL.glUniform2fv(loc["u_flags"], k, self._flags)
             GL.glUniform1f(loc["u_floor"], self.floor_z)
             GL.glUniform4f(loc["u_shadow_color"], *self.shadow_color)
+            self._set_faint(loc)
             GL.glBindBuffer(GL.GL_ELEMENT_ARRAY_BUFFER, ibo)
             shown = self._flags[:, 0] > 0.5
             # the shadow first: the parts then draw over it
@@ -377,6 +405,7 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
                 if not merged:
                     continue
                 GL.glUniform1f(loc["u_shadow"], shadow)
+                GL.glUniform1f(loc["u_flat"], shadow)
                 for start, count in merged:
                     GL.glDrawElements(GL.GL_TRIANGLES, count, GL.GL_UNSIGNED_INT,
                                       ctypes.c_void_p(4 * start))
@@ -385,6 +414,22 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
                 GL.glDisableVertexAttribArray(loc[name])
         finally:
             GL.glUseProgram(0)
+
+    def _set_faint(self, loc: dict) -> None:
+        if self.faint_floor is None:
+            GL.glUniform4f(loc["u_faint"], 0.0, 0.0, 0.0, 0.0)
+            return
+        rgba, z = self.faint_floor
+        # the eye in this item's coordinates: where the inverse model-view takes the origin
+        mv = np.array(self.modelViewMatrix().data(), float).reshape(4, 4).T
+        try:
+            eye = np.linalg.solve(mv, [0.0, 0.0, 0.0, 1.0])
+            above = eye[2] / eye[3] >= z
+        except np.linalg.LinAlgError:
+            above = True
+        GL.glUniform4f(loc["u_faint"], *rgba)
+        GL.glUniform1f(loc["u_faint_z"], float(z))
+        GL.glUniform1f(loc["u_eye_side"], 1.0 if above else -1.0)
 
     def _merged_runs(self, parts: np.ndarray, all_runs: np.ndarray | None = None
                      ) -> list[tuple[int, int]]:
@@ -434,7 +479,7 @@ _STRIDE = 17 * 4  # bytes per interleaved vertex
 _ATTRIBUTES = (("a_position", 3, 0), ("a_normal", 3, 12), ("a_color", 4, 24),
                ("a_ambient", 3, 40), ("a_specular", 3, 52), ("a_part", 1, 64))
 _UNIFORMS = ("u_mvp", "u_view_normal", "u_model", "u_normal", "u_tint", "u_flags", "u_shadow",
-             "u_floor", "u_shadow_color")
+             "u_floor", "u_shadow_color", "u_flat", "u_faint", "u_faint_z", "u_eye_side")
 _SHADERS: dict[int, shaders.ShaderProgram] = {}
 _LOCATIONS: dict[int, dict[str, int]] = {}
 

@@ -415,15 +415,19 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
             (xlim, ylim, z) = self._plane_rect
             cover = plane_covers_viewport(np.array(mvp.data(), float).reshape(4, 4).T,
                                           z, xlim, ylim)
-            # a faint floor (the arm reaches below it) is still drawn, blended over what
-            # is under it; the clear colour is then its opaque colour
-            self._plane.skip = cover and not self._plane.faint
+            self._plane.skip = cover
         for fn in self._pre_paint:
             fn()
         self._apply_lod()
         floor = self._plane.opts["color"] if cover else None
         self.opts["bgcolor"] = (*tuple(floor)[:3], 1.0) if floor is not None else \
             self._background
+        # a see-through floor: the robot's parts beyond it take its colour (view_parts)
+        plane = self._plane
+        look = ((plane.see_through, self._floor_z) if plane is not None and plane.faint
+                and plane.visible() else None)
+        for item, _ in self._batches:
+            item.faint_floor = look
         super().paint(region=region, viewport=viewport, useItemNames=useItemNames)
 
     def _visible_labels(self) -> list:

@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from robogui.app import style
 from robogui.app.view.view3d import RobotView
+from robogui.app.view.view_parts import FAINT_FLOOR_ALPHA
 from robogui.io.robotfile import load_robot
 from robogui.session import Session
 from robogui.session.geometry.scene import floor_height, reaches_below_floor, stands_on_base
@@ -79,3 +81,49 @@ def test_the_reach_below_the_floor_shows_through_it(qtbot, size):
                        - without[y - 12:y + 13, x - 12:x + 13])
         shown += patch.max() > 40
     assert shown >= len(below) / 2, "the reach below the floor is hidden"
+
+
+def test_the_floor_lies_over_the_reach_below_it_as_a_blend_would(qtbot):
+    """The see-through floor is drawn first, opaque, and the robot's shader lays the
+    floor's colour over the parts beyond it: each such pixel is the floor's colour at
+    FAINT_FLOOR_ALPHA over the part's own, seen from above and from below; parts on the
+    eye's side are untouched. A floor filling the view is not drawn (the clear is)."""
+    session = Session(load_robot(PANDA))
+    view = RobotView(session)
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    view.show()
+    qtbot.waitExposed(view)
+    scene = view.scene
+    session.set_q(np.array([0.0, 1.7, 0.0, -1.6, 0.0, 2.5, 0.0]))
+    F = session.frames
+    floor = np.array(style.rgba(style.FLOOR)[:3]) * 255
+    for elevation, beyond in ((25, F[:, 2, 3] < -0.15), (-25, F[:, 2, 3] > 0.15)):
+        scene.fit_to_robot()
+        scene.set_camera(elevation=elevation)
+        seen = view.grab_array().astype(float)
+        session.display.update(show_floor=False)  # the parts as they are, no floor
+        bare = view.grab_array().astype(float)
+        session.display.update(show_floor=True)
+        h, w = seen.shape[:2]
+        pts = F[beyond, :3, 3]
+        assert len(pts) >= 2
+        checked = 0
+        for xy in view.project(pts) * w / view.width():
+            x, y = int(round(xy[0])), int(round(xy[1]))
+            if not (6 <= x < w - 6 and 6 <= y < h - 6):
+                continue
+            part = bare[y - 5:y + 6, x - 5:x + 6].reshape(-1, 3)
+            got = seen[y - 5:y + 6, x - 5:x + 6].reshape(-1, 3)
+            # the robot's pixels: off the background (which the floor replaces)
+            robot = np.abs(part - bare[3, 3]).max(axis=1) > 30
+            if robot.sum() < 20:
+                continue
+            want = FAINT_FLOOR_ALPHA * floor + (1 - FAINT_FLOOR_ALPHA) * part[robot]
+            assert np.median(np.abs(got[robot] - want)) <= 3.0
+            checked += 1
+        assert checked >= 1, f"no part beyond the floor in sight at elevation {elevation}"
+    # from above, close to the floor: the floor fills the view and is not drawn
+    scene.set_camera(elevation=60, distance=0.5, center=(0.3, 0.0, 0.0))
+    view.grab_array()
+    assert scene._plane.skip and scene._plane.faint
