@@ -173,10 +173,7 @@ class SceneBuilder:
 
     def _build_meshes(self, robot) -> None:
         """The robot's own geometry (URDF meshes, primitives), one part per visual."""
-        from robogui.session.geometry.visual_cache import (  # reopen: no work
-            load_visuals,
-            mesh_picker,
-        )
+        from robogui.session.geometry.visual_cache import load_visuals  # reopen: no work
 
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_warnings = []
@@ -191,7 +188,6 @@ class SceneBuilder:
                                   "specular": m.specular})
             self.mesh_parts.append(self._parts[-1])
             self._mesh_frames.add(m.frame)
-        self.mesh_picker = mesh_picker(loaded)  # rays against the drawn triangles
         self._missing_frames = set(loaded.missing_frames)
         self.mesh_warnings = list(loaded.warnings)
         for text in loaded.warnings:

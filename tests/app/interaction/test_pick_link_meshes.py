@@ -63,6 +63,8 @@ def test_pick_link_panda_mesh_hover_and_click_select_its_joint(qtbot, window, se
     scene = window.view.scene
     assert scene.mesh_parts and not any(
         p.item.visible() for p in scene.moving_parts(("joint", "link")))  # sticks hidden
+    # the picker is built at the first pick, not while the robot opens (first open)
+    assert scene._mesh_picker is None
     caster, owner = _posed_meshes(scene)
     links = window.view_tools.links
     for k in (2, 4):  # panda_link2 and panda_link4 (away from the tool handle)
@@ -73,6 +75,7 @@ def test_pick_link_panda_mesh_hover_and_click_select_its_joint(qtbot, window, se
         xy = next(xy for xy in window.view.project(centres)
                   if _trimesh_part(scene, caster, owner, xy) is part)  # in front (trimesh)
         send_mouse(window.view, "move", xy, button=NO)
+        assert scene._mesh_picker is not None
         assert links.hover == (k - 1, k)
         assert links.hover_text().startswith(f"joint {k} (panda_joint{k}): ")
         img = window.view.grab_array()
