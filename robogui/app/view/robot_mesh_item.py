@@ -61,10 +61,8 @@ void main() {
         return;
     }
     vec4 world = u_model[k] * vec4(a_position, 1.0);
-    v_above = world.z / world.w - u_faint_z;
     if (u_shadow > 0.5) {
         world.z = u_floor * world.w;  // flattened onto the floor
-        v_above = 0.0;  // on the floor, never beyond it
         v_color = u_shadow_color;
         v_ambient = vec3(0.0);
         v_specular = vec3(0.0);
@@ -76,6 +74,7 @@ void main() {
         v_specular = tinted ? vec3(0.25) : a_specular;
     }
     v_normal = normalize(u_view_normal * (u_normal[k] * a_normal));
+    v_above = world.z / world.w - u_faint_z;  // a shadow: a hair above the floor
     gl_Position = u_mvp * world;
 }
 """
@@ -130,13 +129,14 @@ uniform float u_eye_side;  // +1: the eye is above that floor, -1: below it
 void main() {
     // the shadow pass: its flat colour (a branch on a uniform: the lighting is not
     // computed at all, where a per-pixel choice computes both sides)
-    if (u_flat > 0.5) {
-        gl_FragColor = v_color;
-        return;
-    }
-    vec3 rgb = shade_terms(v_ambient, v_color.rgb, v_specular, v_normal);
-    // a part on the far side of a see-through floor: the floor's colour laid over it,
-    // as blending the floor over the part would (the floor is drawn first, opaque)
+    vec3 rgb;
+    if (u_flat > 0.5)
+        rgb = v_color.rgb;
+    else
+        rgb = shade_terms(v_ambient, v_color.rgb, v_specular, v_normal);
+    // a part (or a shadow, seen from below) on the far side of a see-through floor: the
+    // floor's colour laid over it, as blending the floor over it would (the floor is
+    // drawn first, opaque)
     if (u_faint.a > 0.0 && v_above * u_eye_side < 0.0)
         rgb = mix(rgb, u_faint.rgb, u_faint.a);
     gl_FragColor = vec4(rgb, v_color.a);

@@ -66,8 +66,9 @@ class _FloorPlane(gl.GLMeshItem):
     whole over it, and the robot's shader lays the floor's colour, at
     ``FAINT_FLOOR_ALPHA``, over the parts on its far side (``RobotMeshItem.faint_floor``),
     as blending the floor over them would. Blending the floor over the whole view after
-    the robot cost a software rasteriser a quarter of a 1600x1000 frame; an opaque floor
-    that fills the view is not drawn at all.
+    the robot cost a software rasteriser about a fifth of a 1600x1000 redraw; an opaque
+    floor that fills the view is not drawn at all. Other items beyond the floor (a trail,
+    ghosts, the handle) are drawn over it as they are, which keeps them in sight.
     """
 
     skip = False
