@@ -20,7 +20,10 @@ meshes (issue 27's Speed goals).
   first frame) are made. Up to the frame presented
   (``frameSwapped`` + ``glFinish``); the app process's CPU time is printed beside the
   wall-clock time, as it does not grow with the load of a shared machine (the workers'
-  CPU time is not in it). Goals: first open <= 1 s, reopen <= 0.2 s.
+  CPU time is not in it). That first frame is single-sampled, as a moving view's
+  (``gl_host.SceneWindow.draft_next_frame``); the time to the antialiased frame that
+  follows once the view is still is printed in brackets. Goals: first open <= 1 s,
+  reopen <= 0.2 s.
 * ``--drag``: the tool handle dragged back and forth (bench_app's method: mouse move to
   finished frame, ``frameSwapped`` + ``glFinish``) in a 1600x1000 view, with every mesh at
   full resolution (no decimation), then with the app's face budget. Robots: the Panda and
@@ -87,12 +90,21 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
             app.processEvents()
             time.sleep(0.01)
         c0 = time.process_time()
+        t0 = time.perf_counter()
         wall = bench_app._until_swapped(app, view, GL, lambda: session.set_robot(
             load_robot(path, package_path=package_path or None)))
-        return wall, time.process_time() - c0
+        cpu = time.process_time() - c0
+        # the first frame is single-sampled (gl_host.draft_next_frame); the antialiased
+        # one follows once the view is still
+        deadline = time.perf_counter() + 30
+        while not view.scene.last_frame_multisampled and time.perf_counter() < deadline:
+            bench_app._until_swapped(app, view, GL, lambda: None)
+        open_once.antialiased = time.perf_counter() - t0
+        return wall, cpu
 
     bench_app._until_swapped(app, view, GL, view.update)  # the two-link arm drawn
     first, first_cpu = open_once(target)
+    first_aa = open_once.antialiased
     from robogui.session.geometry.visual_cache import load_visuals
 
     faces = load_visuals(session.robot).faces  # what the view draws (cached: no cost)
@@ -101,7 +113,7 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
         open_once(other)
         again.append(open_once(target))
     view.close()
-    return {"imports": imports, "first": first, "first_cpu": first_cpu,
+    return {"imports": imports, "first": first, "first_cpu": first_cpu, "first_aa": first_aa,
             "reopen": statistics.median(w for w, _ in again),
             "reopen_cpu": statistics.median(c for _, c in again),
             "n": session.robot.n, "faces": faces}
@@ -177,15 +189,15 @@ def main() -> None:
     both = not args.open and not args.drag
     if args.open or both:
         print("| arm (example-robot-data) | joints | triangles | imports | first open, "
-              "empty disk cache: wall / CPU | first open, disk cache: wall / CPU | "
-              "reopen (same process): wall / CPU |")
+              "empty disk cache: wall / CPU (antialiased frame) | first open, disk cache: "
+              "wall / CPU | reopen (same process): wall / CPU |")
         print("|---|---|---|---|---|---|---|")
         for name, r in open_times(args.arms):
             if "error" in r:
                 print(f"| {name} | - | - | - | does not open: {r['error'][:80]} | - | - |")
                 continue
             print(f"| {name} | {r['n']} | {r['faces']:,} | {r['imports']:.2f} s | "
-                  f"{r['first']:.2f} / {r['first_cpu']:.2f} s | "
+                  f"{r['first']:.2f} / {r['first_cpu']:.2f} s ({r['first_aa']:.2f} s) | "
                   f"{r['disk']:.2f} / {r['disk_cpu']:.2f} s | "
                   f"{1000 * r['reopen']:.0f} / {1000 * r['reopen_cpu']:.0f} ms |", flush=True)
         print("goals: first open <= 1 s, reopen <= 0.2 s; load average "

@@ -14,8 +14,10 @@
   for :attr:`SceneWindow.settle_ms` one multisampled frame replaces the last one.
   Isolated changes (a pose button, a menu) render multisampled at once, except while a
   live stream is followed (:attr:`SceneWindow.streaming`) or a mouse button is held in
-  the view (:attr:`SceneWindow.pointer_held`: a handle drag, an orbit). Grabbed images
-  are always multisampled.
+  the view (:attr:`SceneWindow.pointer_held`: a handle drag, an orbit), and the first
+  frame of a scene just rebuilt (:meth:`SceneWindow.draft_next_frame`: a robot opened
+  is seen 0.1-0.2 s sooner, the multisampled frame follows once it is still). Grabbed
+  images are always multisampled.
 * Level of detail: such a frame of a moving view (:attr:`SceneWindow.frame_moving`) is
   also the one a scene may draw with lighter meshes
   (:mod:`robogui.session.geometry.level_of_detail`); the settled frame is full again.
@@ -128,6 +130,7 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         self._settle.setSingleShot(True)
         self._settle.timeout.connect(self._settled)
         self._settle_pending = False
+        self._draft = False  # the next frame single-sampled (draft_next_frame)
         self._off = None  # (QOpenGLContext, QOffscreenSurface) for grabs before exposure
         self._frame_start = -1e9  # perf_counter() at the last paintGL's start
         self._frame_ms = 0.0      # that frame's duration, until its buffers were swapped
@@ -192,9 +195,16 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         followed stream, a mouse button held, or a frame soon after the last."""
         if not self.software or self._settle_pending:
             return False
-        if self.streaming or self.pointer_held:
+        if self.streaming or self.pointer_held or self._draft:
             return True  # single-sampled (and light) until it rests, however slow
         return (time.perf_counter() - self._last_paint) * 1000.0 <= self.settle_ms
+
+    def draft_next_frame(self) -> None:
+        """Draw the next frame as a moving view's (on software GL: single-sampled), and
+        the multisampled frame right after it. For the first frame of a scene just
+        rebuilt: llvmpipe's multisampled frame (four samples a pixel and the resolving
+        blit) cost a Panda's first open 0.1-0.2 s."""
+        self._draft = True
 
     def _wants_multisample(self) -> bool:
         # software GL: only isolated frames; a frame of a moving view is single-sampled
@@ -211,8 +221,9 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         w, h = max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr))
         region = (0, 0, self.width(), self.height())
         moving = self._moving()
+        drafted = moving and self._draft
         multisample = self.samples > 0 and not moving
-        self._settle_pending = False
+        self._settle_pending = self._draft = False
         self.frame_moving = moving
         # QPainter (the overlay) disables GL_MULTISAMPLE in this context: turn it back on
         GL.glEnable(GL.GL_MULTISAMPLE)
@@ -232,7 +243,8 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         self.frame_moving = False
         self.last_frame_reduced = moving and (self.samples > 0 or self.drew_light())
         if self.last_frame_reduced:
-            self._settle.start(self.settle_ms)  # the full frame once still
+            # the full frame once still; after a draft at once (nothing is moving)
+            self._settle.start(0 if drafted else self.settle_ms)
         self.last_frame_multisampled = multisample
         self._last_paint = time.perf_counter()
         if self.has_overlay():

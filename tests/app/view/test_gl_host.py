@@ -150,6 +150,31 @@ def test_drag_frames_then_one_multisampled_frame_once_still(view, session, qtbot
     assert 50 < edge.sum() < 0.05 * edge.size
 
 
+def test_an_opened_robot_is_drawn_single_sampled_first_then_antialiased(view, session,
+                                                                         qtbot):
+    # the first frame of a robot just opened is a draft (single-sampled: on llvmpipe the
+    # multisampled frame is 0.1-0.2 s of a Panda's first open); the multisampled frame
+    # follows at once, without waiting for the settle time of a moving view
+    from robogui.io.robotfile import load_robot
+
+    scene = view.scene
+    qtbot.waitUntil(lambda: bool(scene.renderer), timeout=5000)
+    scene.settle_ms = 5000  # a draft must not wait for it
+    frames = []
+    view.frameSwapped.connect(lambda: frames.append(scene.last_frame_multisampled))
+    session.set_robot(load_robot("stanford"))
+    qtbot.waitUntil(lambda: True in frames, timeout=4000)
+    if scene.software:
+        assert frames[0] is False and frames.index(True) == 1
+    # and an isolated change that is not a new scene is multisampled at once, as before
+    scene.settle_ms = type(scene).settle_ms
+    frames.clear()
+    qtbot.wait(3 * scene.settle_ms)
+    with qtbot.waitSignal(view.frameSwapped, timeout=3000):
+        session.set_joint(1, 0.3)
+    assert frames == [True]
+
+
 def test_view_forwards_the_scene_interface(view):
     assert view.items is view.scene.items and view.opts is view.scene.opts
     assert gl_host.SceneContainer in type(view).__mro__
