@@ -192,10 +192,15 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
 
     def _moving(self) -> bool:
         """Whether the frame to paint now is one of a moving view on software GL: a
-        followed stream, a mouse button held, or a frame soon after the last."""
-        if not self.software or self._settle_pending:
+        followed stream, a mouse button held, a frame soon after the last, or the
+        draft of a scene just rebuilt."""
+        if not self.software:
             return False
-        if self.streaming or self.pointer_held or self._draft:
+        if self._draft:  # before a settled frame still to come of the scene before
+            return True
+        if self._settle_pending:
+            return False
+        if self.streaming or self.pointer_held:
             return True  # single-sampled (and light) until it rests, however slow
         return (time.perf_counter() - self._last_paint) * 1000.0 <= self.settle_ms
 
@@ -205,6 +210,7 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         rebuilt: llvmpipe's multisampled frame (four samples a pixel and the resolving
         blit) cost a Panda's first open 0.1-0.2 s."""
         self._draft = True
+        self._settle.stop()  # the scene before's settled frame: this one's follows the draft
 
     def _wants_multisample(self) -> bool:
         # software GL: only isolated frames; a frame of a moving view is single-sampled
