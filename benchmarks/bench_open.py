@@ -21,8 +21,8 @@ meshes (issue 27's Speed goals).
   (``frameSwapped`` + ``glFinish``); the app process's CPU time is printed beside the
   wall-clock time, as it does not grow with the load of a shared machine (the workers'
   CPU time is not in it). That first frame is single-sampled, as a moving view's
-  (``gl_host.SceneWindow.draft_next_frame``); the time to the antialiased frame that
-  follows once the view is still is printed in brackets. Goals: first open <= 1 s,
+  (``gl_host.SceneWindow.draft_next_frame``); the time to the antialiased frame drawn
+  right after it is printed in brackets. Goals: first open <= 1 s,
   reopen <= 0.2 s.
 * ``--drag``: the tool handle dragged back and forth (bench_app's method: mouse move to
   finished frame, ``frameSwapped`` + ``glFinish``) in a 1600x1000 view, with every mesh at
@@ -95,7 +95,7 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
             load_robot(path, package_path=package_path or None)))
         cpu = time.process_time() - c0
         # the first frame is single-sampled (gl_host.draft_next_frame); the antialiased
-        # one follows once the view is still
+        # one is drawn right after it
         deadline = time.perf_counter() + 30
         while not view.scene.last_frame_multisampled and time.perf_counter() < deadline:
             bench_app._until_swapped(app, view, GL, lambda: None)

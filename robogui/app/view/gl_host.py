@@ -16,7 +16,7 @@
   live stream is followed (:attr:`SceneWindow.streaming`) or a mouse button is held in
   the view (:attr:`SceneWindow.pointer_held`: a handle drag, an orbit), and the first
   frame of a scene just rebuilt (:meth:`SceneWindow.draft_next_frame`: a robot opened
-  is seen 0.1-0.2 s sooner, the multisampled frame follows once it is still). Grabbed
+  is seen 0.1-0.2 s sooner, the multisampled frame is drawn right after it). Grabbed
   images are always multisampled.
 * Level of detail: such a frame of a moving view (:attr:`SceneWindow.frame_moving`) is
   also the one a scene may draw with lighter meshes

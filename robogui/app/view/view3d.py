@@ -167,7 +167,7 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
     def _rebuild(self, fit: bool) -> None:
         s = self._session
         self.set_robot(s.robot)
-        self.draft_next_frame()  # the robot seen sooner; antialiased once still
+        self.draft_next_frame()  # the robot seen sooner; antialiased in the next frame
         self.show_frames(s.frames, s.limit_state)
         if fit and self._auto_fit and self._start_view:
             self.fit_start_view()  # a new robot: the start view until the camera is moved
