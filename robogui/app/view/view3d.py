@@ -35,6 +35,7 @@ from .. import style
 from ..bindings import Subscriptions
 from .gl_host import SceneContainer, SceneWindow, plane_covers_viewport
 from .robot_mesh_item import SHADE_GLSL, RobotMeshItem, normal_matrices
+from .text_sprites import TextSprites
 from .view_camera import CAMERA_PRESETS, CameraMixin
 from .view_input import InteractionMixin
 from .view_lod import LevelOfDetailMixin
@@ -136,6 +137,7 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
         self._fit_providers: list = []  # extra points to keep in view (trail, ghosts)
         self.overlay_painters: list = []  # fn(painter, scene): 2D text over the scene
         self.label_rects: list = []  # QRectF of the name and wrist letters, last paint
+        self._label_sprites = TextSprites()  # their pictures, made once
         self.label_scale = 1.0  # presentation mode: larger labels
         self.floor_grid = None  # (base x, base y, half width, line step, z) of the grid
         self._init_interaction()  # mouse handlers, overlays, pre-paint hooks (view_input)
@@ -474,10 +476,9 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
             fm = painter.fontMetrics()
             w = fm.horizontalAdvance(lab.text)
             x0, y0 = x - w / 2, y + fm.ascent() / 2 - fm.descent() / 2 + k * lab.dy
-            painter.setPen(QtGui.QColor(0, 0, 0, 160))  # soft outline for contrast
-            painter.drawText(QtCore.QPointF(x0 + k, y0 + k), lab.text)
-            painter.setPen(QtGui.QColor(lab.color))
-            painter.drawText(QtCore.QPointF(x0, y0), lab.text)
+            # with a soft outline for contrast; from a picture made once (text_sprites)
+            painter.drawPixmap(QtCore.QPointF(x0, y0 - fm.ascent()), self._label_sprites.get(
+                lab.text, lab.color, font, painter, outline=k, outline_alpha=160))
             self.label_rects.append(QtCore.QRectF(x0, y0 - fm.ascent(), w, fm.height()))
 
     def grab_image(self) -> QtGui.QImage:

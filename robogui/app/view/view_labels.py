@@ -7,9 +7,7 @@ every second grid line along the world x and y axes, and each ghost's branch nex
 elbow (stacked when two ghosts share the spot, as wrist flips do).
 
 Each word is drawn from a small picture of it (its text and soft outline), made once per
-text, colour and size and kept: a frame draws a few dozen pictures instead of laying out
-and rasterising twice as many strings (on software GL that was 2.7 ms of a 1600x1000
-frame; ``benchmarks/bench_drag.py``).
+text, colour and size and kept (:mod:`.text_sprites`).
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ from PySide6 import QtCore, QtGui
 from robogui.session.explain import readout
 
 from .. import style
+from .text_sprites import TextSprites
 
 __all__ = ["ViewLabels", "grid_labels"]
 
@@ -61,7 +60,7 @@ class ViewLabels:
         self.items: list = []
         self.enabled = True
         self.drawn: list[tuple[str, QtCore.QRectF]] = []  # the last paint's texts and boxes
-        self._sprites: dict[tuple, QtGui.QPixmap] = {}  # (text, colour, font, dpr) -> picture
+        self._sprites = TextSprites()  # the words' pictures, made once
         view.robotRebuilt.connect(self._build)
         view.scene.add_overlay(self._paint)
         self._build()
@@ -146,33 +145,4 @@ class ViewLabels:
             self.drawn.append((text, box))
             # the baseline at (x + 4, y - 4), as the text would be written there
             painter.drawPixmap(QtCore.QPointF(x + 4, y - 4 - fm.ascent()),
-                               self._sprite(text, color, font, painter))
-
-    def _sprite(self, text: str, color: str, font: QtGui.QFont,
-                painter: QtGui.QPainter) -> QtGui.QPixmap:
-        """The picture of ``text`` in ``color`` with its soft outline one pixel down and
-        right, baseline at the font's ascent; made once, then kept."""
-        device = painter.device()
-        dpr = device.devicePixelRatioF() if device is not None else 1.0
-        key = (text, color, font.key(), dpr)
-        pm = self._sprites.get(key)
-        if pm is not None:
-            return pm
-        if len(self._sprites) > 512:  # units, sizes and ghosts change: forget old words
-            self._sprites.clear()
-        fm = QtGui.QFontMetricsF(font)
-        w, h = fm.horizontalAdvance(text) + 2, fm.height() + 2
-        img = QtGui.QImage(max(1, round(w * dpr)), max(1, round(h * dpr)),
-                           QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-        img.setDevicePixelRatio(dpr)
-        img.fill(0)
-        p = QtGui.QPainter(img)
-        p.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
-        p.setFont(font)
-        p.setPen(QtGui.QColor(0, 0, 0, 150))
-        p.drawText(QtCore.QPointF(1, fm.ascent() + 1), text)
-        p.setPen(QtGui.QColor(color))
-        p.drawText(QtCore.QPointF(0, fm.ascent()), text)
-        p.end()
-        pm = self._sprites[key] = QtGui.QPixmap.fromImage(img)
-        return pm
+                               self._sprites.get(text, color, font, painter))
