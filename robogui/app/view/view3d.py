@@ -35,9 +35,9 @@ from .. import style
 from ..bindings import Subscriptions
 from .gl_host import SceneContainer, SceneWindow, plane_covers_viewport
 from .robot_mesh_item import SHADE_GLSL, RobotMeshItem, normal_matrices
-from .text_sprites import TextSprites
 from .view_camera import CAMERA_PRESETS, CameraMixin
 from .view_input import InteractionMixin
+from .view_labels import TextSprites
 from .view_lod import LevelOfDetailMixin
 from .view_parts import SceneBuilder, _FloorPlane, _Label, _Part
 
@@ -476,7 +476,7 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
             fm = painter.fontMetrics()
             w = fm.horizontalAdvance(lab.text)
             x0, y0 = x - w / 2, y + fm.ascent() / 2 - fm.descent() / 2 + k * lab.dy
-            # with a soft outline for contrast; from a picture made once (text_sprites)
+            # with a soft outline for contrast; from a picture made once (TextSprites)
             painter.drawPixmap(QtCore.QPointF(x0, y0 - fm.ascent()), self._label_sprites.get(
                 lab.text, lab.color, font, painter, outline=k, outline_alpha=160))
             self.label_rects.append(QtCore.QRectF(x0, y0 - fm.ascent(), w, fm.height()))

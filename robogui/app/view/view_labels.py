@@ -7,7 +7,11 @@ every second grid line along the world x and y axes, and each ghost's branch nex
 elbow (stacked when two ghosts share the spot, as wrist flips do).
 
 Each word is drawn from a small picture of it (its text and soft outline), made once per
-text, colour and size and kept (:mod:`.text_sprites`).
+text, colour and size and kept (:class:`TextSprites`, which the 3D view also uses for
+the robot's name and wrist letters). A QPainter on a GL surface lays out and rasterises a
+string at every ``drawText``; on software GL each costs ~0.2 ms, and a frame writes
+dozens: the grid values went from 2.7 ms to 0.1 ms of a 1600x1000 frame
+(``benchmarks/bench_drag.py``).
 """
 
 from __future__ import annotations
@@ -19,9 +23,8 @@ from PySide6 import QtCore, QtGui
 from robogui.session.explain import readout
 
 from .. import style
-from .text_sprites import TextSprites
 
-__all__ = ["ViewLabels", "grid_labels"]
+__all__ = ["ViewLabels", "TextSprites", "grid_labels"]
 
 _GRID_TEXT = "#8f98a6"
 _GHOST_TEXT = {"selected": "#63d4ff", "candidate": "#c9ced6", "invalid": "#ff7a70"}
@@ -50,6 +53,51 @@ def _length(v: float, unit: str) -> str:
     v = v * readout.length_scale(unit)
     v = 0.0 if abs(v) < 1e-9 else v
     return f"{v:.0f} mm" if unit == "mm" else f"{v:.4g} m"
+
+
+class TextSprites:
+    """Pictures of words, kept up to ``limit`` (then all forgotten: units, sizes and
+    ghosts change, old words are not needed again)."""
+
+    def __init__(self, limit: int = 512):
+        self.limit = int(limit)
+        self._kept: dict[tuple, QtGui.QPixmap] = {}
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, text: str, color, font: QtGui.QFont, painter: QtGui.QPainter,
+            outline: float = 1.0, outline_alpha: int = 150) -> QtGui.QPixmap:
+        """The picture of ``text`` in ``color`` (a colour name or QColor) with its soft
+        outline (black at ``outline_alpha``) ``outline`` pixels down and right; its
+        baseline at the font's ascent, its left edge at 0: drawn at (x, y - ascent) it
+        stands where ``drawText((x, y), text)`` would write it."""
+        device = painter.device()
+        dpr = device.devicePixelRatioF() if device is not None else 1.0
+        color = QtGui.QColor(color)
+        key = (text, color.rgba(), font.key(), float(outline), int(outline_alpha), dpr)
+        pm = self._kept.get(key)
+        if pm is not None:
+            return pm
+        if len(self._kept) > self.limit:
+            self._kept.clear()
+        fm = QtGui.QFontMetricsF(font)
+        pad = max(0.0, float(outline)) + 1.0
+        w, h = fm.horizontalAdvance(text) + pad, fm.height() + pad
+        img = QtGui.QImage(max(1, round(w * dpr)), max(1, round(h * dpr)),
+                           QtGui.QImage.Format.Format_ARGB32_Premultiplied)
+        img.setDevicePixelRatio(dpr)
+        img.fill(0)
+        p = QtGui.QPainter(img)
+        p.setRenderHint(QtGui.QPainter.RenderHint.TextAntialiasing)
+        p.setFont(font)
+        p.setPen(QtGui.QColor(0, 0, 0, int(outline_alpha)))
+        p.drawText(QtCore.QPointF(outline, fm.ascent() + outline), text)
+        p.setPen(color)
+        p.drawText(QtCore.QPointF(0, fm.ascent()), text)
+        p.end()
+        pm = self._kept[key] = QtGui.QPixmap.fromImage(img)
+        return pm
 
 
 class ViewLabels:

@@ -1,4 +1,4 @@
-"""Words over the 3D view drawn from pictures made once (text_sprites): the picture
+"""Words over the 3D view drawn from pictures made once (view_labels.TextSprites): the picture
 stands where drawText would write the word, with its outline, and is made once."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui
 
-from robogui.app.view.text_sprites import TextSprites
+from robogui.app.view.view_labels import TextSprites
 
 
 def _pixels(img: QtGui.QImage) -> np.ndarray:
