@@ -212,10 +212,6 @@ class SceneWindow(GLViewMixin, QtOpenGL.QOpenGLWindow):
         self._draft = True
         self._settle.stop()  # the scene before's settled frame: this one's follows the draft
 
-    def _wants_multisample(self) -> bool:
-        # software GL: only isolated frames; a frame of a moving view is single-sampled
-        return self.samples > 0 and not self._moving()
-
     def drew_light(self) -> bool:
         """Whether the last :meth:`paint` drew lighter geometry than the full scene (a
         scene with a level of detail says so; the base draws everything always)."""
