@@ -345,6 +345,12 @@ def crease_normals(vertices: np.ndarray, faces: np.ndarray, crease_deg: float = 
             inv.ravel().reshape(-1, 3).astype(np.uint32))
 
 
+def equal_rows(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(one index of each distinct row of the integer array ``key`` (n, k); the group of
+    each row (n,)): rows told apart by their hash (:func:`_row_hash`)."""
+    return _groups(_row_hash(np.asarray(key, np.int64)))
+
+
 def _groups(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(one index of each distinct value of ``h`` (n,), in ascending value order; the
     group of each element (n,)): ``np.unique``'s index and inverse, with numpy's fast
@@ -406,18 +412,20 @@ STALL = 1.25
 
 
 def vertex_cluster(vertices: np.ndarray, faces: np.ndarray, target: int,
-                   tries: int = 8) -> tuple[np.ndarray, np.ndarray]:
+                   tries: int = 8, with_source: bool = False) -> tuple:
     """At most about ``target`` faces by vertex clustering (Rossignac and Borrel; VTK's
     level-of-detail actors make their levels with its quadric variant, Open3D has it as
     ``simplify_vertex_clustering``): the vertices in one cell of a grid become one, at
     their mean; faces whose corners fall in fewer than three cells go, and so do
     repeated ones. Coarser than an edge collapse, but it never stalls. The cell size is
     searched (``tries`` steps) for the most faces within ``target``; returns
-    ``(vertices (k, 3) float64, faces (t, 3) int64)``, faces in their original winding."""
+    ``(vertices (k, 3) float64, faces (t, 3) int64)``, faces in their original winding,
+    and with ``with_source`` a third array (k,): an original vertex of each new one's
+    cell (its material)."""
     v = np.asarray(vertices, np.float64)
     f = np.asarray(faces, np.int64)
     if len(f) <= target or len(v) == 0:
-        return v, f
+        return (v, f, np.arange(len(v))) if with_source else (v, f)
     lo = v.min(axis=0)
     size = float(np.ptp(v, axis=0).max()) or 1.0
     # a closed surface of t faces on a grid of cell c holds ~ area / c^2 cells' worth
@@ -430,7 +438,7 @@ def vertex_cluster(vertices: np.ndarray, faces: np.ndarray, target: int,
         ids = ids.ravel()
         cf = ids[f]
         cf = cf[(cf[:, 0] != cf[:, 1]) & (cf[:, 1] != cf[:, 2]) & (cf[:, 0] != cf[:, 2])]
-        _, first = np.unique(np.sort(cf, axis=1), axis=0, return_index=True)
+        first, _ = equal_rows(np.sort(cf, axis=1))
         cf = cf[np.sort(first)]
         if len(cf) <= target:
             if best is None or len(cf) > len(best[1]):
@@ -440,8 +448,10 @@ def vertex_cluster(vertices: np.ndarray, faces: np.ndarray, target: int,
             small = max(small, cell)
         if best is not None and len(best[1]) >= 0.8 * target:
             break
-        cell = np.sqrt(small * large) if np.isfinite(large) and small > 0 else (
-            cell * 1.5 if len(cf) > target else cell / 1.5)
+        if np.isfinite(large) and small > 0:
+            cell = np.sqrt(small * large)
+        else:  # faces go as 1 / cell^2: a step to 0.9 of the target, at most 3x
+            cell *= float(np.clip(np.sqrt(max(len(cf), 1) / (0.9 * target)), 1 / 3, 3))
     if best is None:  # never within target in the steps given: the coarsest tried
         best = (ids, cf)
     ids, cf = best
@@ -449,4 +459,8 @@ def vertex_cluster(vertices: np.ndarray, faces: np.ndarray, target: int,
     count = np.bincount(ids, minlength=ids.max() + 1).astype(np.float64)
     mean = np.stack([np.bincount(ids, weights=v[:, k], minlength=len(count))
                      for k in range(3)], axis=1) / np.maximum(count, 1.0)[:, None]
-    return mean[used], inv.reshape(-1, 3)
+    if not with_source:
+        return mean[used], inv.reshape(-1, 3)
+    member = np.empty(len(count), np.int64)
+    member[ids] = np.arange(len(ids))
+    return mean[used], inv.reshape(-1, 3), member[used]

@@ -6,6 +6,11 @@ keyed by what the result depends on: the robot's visuals (an immutable tuple), e
 file's modification time and size, the face budget and the work limits. The file cache
 inside :mod:`.visual_meshes` keeps the files read; this one keeps the finished meshes
 (decimating the UR5 again took 0.35 s of the 0.5 s it took to reopen it).
+
+:func:`load_visuals_soon` is what the view opens a robot with: a robot whose meshes must
+be decimated and are in no cache gets a draft at once (vertex clustering: the so101's
+first open waited 3 s for the quadric collapse of its 400,000 triangles) and the finished
+set later, from a background thread.
 """
 
 from __future__ import annotations
@@ -13,13 +18,14 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 from robogui.engine.limits import limits
 
 from . import visual_meshes
 
-__all__ = ["load_visuals", "mesh_picker", "clear"]
+__all__ = ["load_visuals", "load_visuals_soon", "mesh_picker", "clear"]
 
 _KEEP = 8  # robots; the Panda at full resolution is ~10 MB of arrays
 _CACHE: OrderedDict = OrderedDict()
@@ -34,6 +40,39 @@ def _stamp(path: str):
     return st.st_mtime_ns, st.st_size
 
 
+def _key(robot, budget: int):
+    """What a robot's set depends on (its visuals, their files' stamps, the budget, the
+    limits), or None when a visual holds something unhashable (no caching)."""
+    visuals = tuple(robot.visuals)
+    try:
+        key = (visuals, tuple(_stamp(v.filename) if v.filename else None for v in visuals),
+               int(budget), limits())
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _fresh(hit: visual_meshes.VisualSet) -> visual_meshes.VisualSet:
+    return replace(hit, meshes=list(hit.meshes), warnings=list(hit.warnings),
+                   missing_frames=set(hit.missing_frames))
+
+
+def _cached(key):
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+        return hit
+
+
+def _keep(key, value: visual_meshes.VisualSet) -> None:
+    with _LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > _KEEP:
+            _CACHE.popitem(last=False)
+
+
 def load_visuals(robot, budget: int | None = None) -> visual_meshes.VisualSet:
     """Triangles of every visual of ``robot`` (see :func:`.visual_meshes.load_visuals`),
     from the cache when the robot's visuals, their files and the budget are unchanged.
@@ -41,25 +80,64 @@ def load_visuals(robot, budget: int | None = None) -> visual_meshes.VisualSet:
     the arrays are shared and must not be written to."""
     if budget is None:
         budget = visual_meshes.FACE_BUDGET
-    visuals = tuple(robot.visuals)
-    try:
-        key = (visuals, tuple(_stamp(v.filename) if v.filename else None for v in visuals),
-               int(budget), limits())
-        hash(key)
-    except TypeError:  # something unhashable in a visual: no caching
+    key = _key(robot, budget)
+    if key is None:
         return visual_meshes.load_visuals(robot, budget)
-    with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
+    hit = _cached(key)
     if hit is None:
         hit = visual_meshes.load_visuals(robot, budget)
-        with _LOCK:
-            _CACHE[key] = hit
-            while len(_CACHE) > _KEEP:
-                _CACHE.popitem(last=False)
-    return replace(hit, meshes=list(hit.meshes), warnings=list(hit.warnings),
-                   missing_frames=set(hit.missing_frames))
+        _keep(key, hit)
+    return _fresh(hit)
+
+
+_PENDING: dict = {}  # key -> (draft set, Future of the finished set)
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _POOL
+    with _LOCK:
+        if _POOL is None:  # the work itself runs in the mesh workers (two at a time)
+            _POOL = ThreadPoolExecutor(1, thread_name_prefix="robogui-meshes")
+        return _POOL
+
+
+def load_visuals_soon(robot) -> tuple[visual_meshes.VisualSet, Future | None]:
+    """(the set to draw now, None) as :func:`load_visuals` gives it, or, for a robot
+    whose meshes must be decimated and are in no cache, (a draft: its meshes
+    vertex-clustered, a fraction of the time; a Future of the finished set, made off the
+    calling thread and then cached). The view draws the draft until the Future is done
+    (the so101's first open: 1 s to its draft, 3 s to its finished meshes)."""
+    budget = visual_meshes.FACE_BUDGET
+    key = _key(robot, budget)
+    if key is None:
+        return visual_meshes.load_visuals(robot, budget), None
+    hit = _cached(key)
+    if hit is not None:
+        return _fresh(hit), None
+    with _LOCK:
+        pending = _PENDING.get(key)
+        if pending is not None and pending[1].done():
+            pending = _PENDING.pop(key, None) and None  # finished, the cache since emptied
+    if pending is not None:
+        return _fresh(pending[0]), pending[1]
+    first = visual_meshes.load_visuals(robot, budget, draft=True)
+    if not first.draft:
+        _keep(key, first)
+        return _fresh(first), None
+
+    def finish() -> visual_meshes.VisualSet:
+        try:
+            return load_visuals(robot, budget)
+        finally:
+            with _LOCK:
+                _PENDING.pop(key, None)
+
+    future = _pool().submit(finish)
+    with _LOCK:
+        if not future.done():
+            _PENDING[key] = (first, future)
+    return _fresh(first), future
 
 
 _PICKERS: OrderedDict = OrderedDict()
@@ -91,3 +169,4 @@ def clear() -> None:
     with _LOCK:
         _CACHE.clear()
         _PICKERS.clear()
+        _PENDING.clear()

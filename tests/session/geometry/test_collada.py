@@ -10,7 +10,7 @@ import pytest
 import trimesh
 
 from robogui.engine.collada import collada_frame
-from robogui.session.geometry.visual_meshes import _read_mesh
+from robogui.session.geometry.mesh_files import _read_mesh
 from tests.urdf_files import ERD
 
 UPPERARM = ERD / "ur_description/meshes/ur5/visual/upperarm.dae"  # meter 1, Z_UP

@@ -98,10 +98,10 @@ def test_a_stalled_collapse_goes_on_by_clustering(monkeypatch):
     # the UR5's shoulder: fast_simplification stops at 3,538 faces whatever it is asked
     import fast_simplification
 
-    from robogui.session.geometry import visual_meshes as vm
+    from robogui.session.geometry import mesh_files
 
     path = str(ERD / "ur_description/meshes/ur5/visual/shoulder.dae")
-    verts, faces, _c, _n = vm._read_looks(path, (str(ERD),))
+    verts, faces, _c, _n = mesh_files.read_looks(path, (str(ERD),))
     calls = []
     simplify = fast_simplification.simplify
 

@@ -15,7 +15,7 @@ import trimesh
 from robogui.engine import mesh_guard
 from robogui.engine.limits import limits, set_limits
 from robogui.io.robotfile import load_robot
-from robogui.session.geometry import mesh_store, visual_meshes
+from robogui.session.geometry import mesh_files, mesh_store, visual_meshes
 
 URDF = """<robot name="a">
   <link name="base"/>
@@ -37,7 +37,7 @@ def cache(tmp_path, monkeypatch):
 
 def _forget_memory():
     """A new process, as far as the caches go (not the worker processes)."""
-    for table in (visual_meshes._CACHE, visual_meshes._SHADED, visual_meshes._MISSED,
+    for table in (mesh_files._CACHE, visual_meshes._SHADED, mesh_files._MISSED,
                   mesh_guard._READY, mesh_guard._HANDED, mesh_guard._REFUSED):
         table.clear()
 
@@ -52,7 +52,7 @@ def _arm(folder, mesh="link.stl", scale=1.0, shape=None):
 def _no_parse(monkeypatch):
     def refuse(*a, **k):
         raise AssertionError("parsed although the disk cache has the mesh")
-    monkeypatch.setattr(visual_meshes, "read_mesh_arrays", refuse)
+    monkeypatch.setattr(mesh_files, "read_mesh_arrays", refuse)
     monkeypatch.setattr(visual_meshes, "prefetch_meshes", lambda jobs, extract: list(jobs))
 
 
@@ -149,14 +149,14 @@ def test_a_corrupt_or_hostile_entry_is_ignored_and_rewritten(cache, tmp_path, mo
         os.replace(next(p for p in cache.glob("*.npz") if p != entry), entry)
     _forget_memory()
     parsed = []
-    real = visual_meshes.read_mesh_arrays
-    monkeypatch.setattr(visual_meshes, "read_mesh_arrays",
+    real = mesh_files.read_mesh_arrays
+    monkeypatch.setattr(mesh_files, "read_mesh_arrays",
                         lambda *a, **k: parsed.append(a) or real(*a, **k))
     again = visual_meshes.load_visuals(robot)
     assert not again.warnings and parsed  # ignored: parsed again
     assert np.array_equal(again.meshes[0].vertices, cold.meshes[0].vertices)
     assert np.array_equal(again.meshes[0].normals, cold.meshes[0].normals)
-    rewritten = mesh_store.load(key, visual_meshes._SPEC, visual_meshes._valid_entry)
+    rewritten = mesh_store.load(key, mesh_files._SPEC, mesh_files.valid_entry)
     assert rewritten is not None  # and rewritten whole
     for name in ("v", "f", "c", "n"):
         assert np.array_equal(rewritten[name], orig[name], equal_nan=True), name
@@ -175,7 +175,7 @@ def test_an_entry_never_lets_a_refused_file_load(cache, tmp_path, monkeypatch):
         path = str(tmp_path / "link.stl")
         raw = (tmp_path / "link.stl").read_bytes()
         assert struct.unpack("<I", raw[80:84])[0] == 12
-        key = visual_meshes._disk_key(path, (), raw, os.stat(path))
+        key = mesh_files._disk_key(path, (), raw, os.stat(path))
         mesh_store.store(key, dict(arrays, f=arrays["f"][:8]))  # 8 faces: passes checks
         _forget_memory()
         vs = visual_meshes.load_visuals(robot)
@@ -212,8 +212,9 @@ def test_a_decimated_mesh_comes_back_as_drawn_without_decimating(cache, tmp_path
     assert 400 < len(cold.meshes[0].faces) <= 600 < 1280
     _forget_memory()
     _no_parse(monkeypatch)
-    for name in ("decimate", "crease_normals"):
-        monkeypatch.setattr(visual_meshes, name, lambda *a, **k: 1 / 0)
+    for module, name in ((visual_meshes, "decimate"), (mesh_files, "decimate"),
+                         (mesh_files, "crease_normals")):
+        monkeypatch.setattr(module, name, lambda *a, **k: 1 / 0)
     hit = visual_meshes.load_visuals(load_robot(tmp_path / "arm.urdf"), budget=600)
     a, b = cold.meshes[0], hit.meshes[0]
     for name in ("vertices", "faces", "colors", "normals", "ambient", "specular"):

@@ -79,17 +79,17 @@ def test_the_in_memory_mesh_tables_are_bounded_by_bytes_as_well_as_entries():
 
     import numpy as np
 
-    from robogui.session.geometry.visual_meshes import _bounded_put
+    from robogui.session.geometry.mesh_files import bounded_put
 
     table = OrderedDict()
     mb = np.zeros(2**20 // 8)  # 1 MiB
     for k in range(10):
-        _bounded_put(table, k, (mb.copy(), {"n": mb.copy()}), limit=256, max_bytes=5 * 2**20)
+        bounded_put(table, k, (mb.copy(), {"n": mb.copy()}), limit=256, max_bytes=5 * 2**20)
     assert list(table) == [8, 9]  # 2 MiB each: the newest that fit in 5 MiB
-    _bounded_put(table, "big", np.zeros(10 * 2**20 // 8), max_bytes=5 * 2**20)
+    bounded_put(table, "big", np.zeros(10 * 2**20 // 8), max_bytes=5 * 2**20)
     assert list(table) == ["big"]  # the newest is kept even alone over the budget
     for k in range(5):
-        _bounded_put(table, k, "no arrays", limit=3)
+        bounded_put(table, k, "no arrays", limit=3)
     assert list(table) == [2, 3, 4]  # and the count bound still holds
 
 
@@ -97,6 +97,7 @@ def test_decimation_in_the_workers_gives_what_the_app_process_gives(monkeypatch)
     # a robot past its budget is decimated two meshes at a time in the mesh workers;
     # the result is the one the app's process makes itself, and is cached as such
     from robogui.engine import bounded_work
+    from robogui.session.geometry import mesh_files
     from robogui.session.geometry import visual_meshes as vm
 
     robot = load_urdf(PANDA, tip="panda_hand")
@@ -111,7 +112,7 @@ def test_decimation_in_the_workers_gives_what_the_app_process_gives(monkeypatch)
 
     monkeypatch.setattr(vm, "run_many", watched)
     # neither run finds the other's result in memory or on disk
-    monkeypatch.setattr(vm, "_DISK_KEY", type(vm._DISK_KEY)())
+    monkeypatch.setattr(mesh_files, "_DISK_KEY", type(mesh_files._DISK_KEY)())
     vm._SHADED.clear()
     by_workers = load_visuals(robot, budget=30_000)
     assert len(jobs) >= 8 and set(jobs) == {"decimated_shading"}
