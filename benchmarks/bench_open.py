@@ -81,9 +81,10 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
 
     GL = importlib.import_module("OpenGL.GL")
 
-    def open_once(path) -> tuple[float, float, float]:
+    def open_once(path) -> tuple[float, float, float, float]:
         """(wall, CPU) seconds from the open to the first finished frame, and the wall
-        seconds to the antialiased frame that follows it; the light copies
+        seconds to the antialiased frame that follows it and to the first frame of the
+        finished meshes (a robot drawn from a draft first); the light copies
         of the robot before (made in the background after its first frame) finished
         first, as they are before anyone opens another robot by hand."""
         deadline = time.perf_counter() + 120
@@ -100,10 +101,17 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
         deadline = time.perf_counter() + 30
         while not view.scene.last_frame_multisampled and time.perf_counter() < deadline:
             bench_app._until_swapped(app, view, GL, lambda: None)
-        return wall, cpu, time.perf_counter() - t0
+        aa = time.perf_counter() - t0
+        if not view.scene.meshes_pending():
+            return wall, cpu, aa, wall
+        while view.scene.meshes_pending() and time.perf_counter() < deadline + 60:
+            app.processEvents()
+            time.sleep(0.005)
+        bench_app._until_swapped(app, view, GL, lambda: None)
+        return wall, cpu, aa, time.perf_counter() - t0
 
     bench_app._until_swapped(app, view, GL, view.update)  # the two-link arm drawn
-    first, first_cpu, first_aa = open_once(target)
+    first, first_cpu, first_aa, finished = open_once(target)
     from robogui.session.geometry.visual_cache import load_visuals
 
     faces = load_visuals(session.robot).faces  # what the view draws (cached: no cost)
@@ -113,6 +121,7 @@ def _open_child(target: str, package_path: list[str], other: str) -> dict:
         again.append(open_once(target)[:2])
     view.close()
     return {"imports": imports, "first": first, "first_cpu": first_cpu, "first_aa": first_aa,
+            "finished": finished,
             "reopen": statistics.median(w for w, _ in again),
             "reopen_cpu": statistics.median(c for _, c in again),
             "n": session.robot.n, "faces": faces}
@@ -196,7 +205,9 @@ def main() -> None:
                 print(f"| {name} | - | - | - | does not open: {r['error'][:80]} | - | - |")
                 continue
             print(f"| {name} | {r['n']} | {r['faces']:,} | {r['imports']:.2f} s | "
-                  f"{r['first']:.2f} / {r['first_cpu']:.2f} s ({r['first_aa']:.2f} s) | "
+                  f"{r['first']:.2f} / {r['first_cpu']:.2f} s ({r['first_aa']:.2f} s"
+                  + (f"; a draft, finished meshes at {r['finished']:.2f} s"
+                     if r["finished"] > r["first"] else "") + ") | "
                   f"{r['disk']:.2f} / {r['disk_cpu']:.2f} s | "
                   f"{1000 * r['reopen']:.0f} / {1000 * r['reopen_cpu']:.0f} ms |", flush=True)
         print("goals: first open <= 1 s, reopen <= 0.2 s; load average "

@@ -578,6 +578,9 @@ def run_app(session, *, screenshot: str | None = None, quit_after_screenshot: bo
                 QtCore.QTimer.singleShot(0, win.close)
         if screenshot:
             def shoot():
+                if win.view.meshes_pending():  # a draft: the picture shows the finished meshes
+                    QtCore.QTimer.singleShot(100, shoot)
+                    return
                 win.save_screenshot(screenshot)
                 print(f"saved {screenshot}", flush=True)
                 if quit_after_screenshot:

@@ -294,6 +294,17 @@ class RobotMeshItem(gl.GLGraphicsItem.GLGraphicsItem):
         self.update()
 
     # -- level of detail ----------------------------------------------------------------------
+    def set_full(self, replacements: dict[int, PartMesh]) -> None:
+        """The parts ``replacements`` names (part index -> its mesh) swapped into the full
+        copy: a draft's finished meshes. Uploaded at the next paint; the parts keep their
+        matrices, tints and flags; the light copies, made from the meshes before, go."""
+        self._parts = [replacements.get(i, p) for i, p in enumerate(self._parts)]
+        self._vertices, self._faces, self._runs = _pack(self._parts)
+        self._gl_buffers.pop("full", None)  # freed by Qt in the share group
+        self._buffers = None
+        self.set_lights([])
+        self.update()
+
     def set_light(self, replacements: dict[int, PartMesh]) -> None:
         """One light copy (see :meth:`set_lights`); an empty dict: none."""
         self.set_lights([replacements] if replacements else [])

@@ -109,10 +109,11 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
 
     robotRebuilt = QtCore.Signal()
     meshWarning = QtCore.Signal(str)  # a mesh that could not be loaded (file and link)
+    meshesFinished = QtCore.Signal()  # a draft's finished meshes are drawn in its place
     contact_frames: frozenset = frozenset()  # frames of the links in contact, drawn red
 
     def __init__(self, session=None, *, samples: int | None = None,
-                 display: DisplayOptions | None = None):
+                 display: DisplayOptions | None = None, drafts: bool = False):
         # multisampling: antialiased edges (see gl_host for software GL)
         super().__init__(samples=default_samples() if samples is None else samples)
         self.setBackgroundColor(style.BACKGROUND)
@@ -126,6 +127,10 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
         self._parts: list[_Part] = []
         self._mesh_picker, self.mesh_parts = None, []  # URDF meshes, for picking (link_pick)
         self._loaded_meshes = None
+        #: a robot whose meshes are still being decimated is drawn from a draft first
+        #: (the app's view; pictures and videos wait for the finished meshes)
+        self.draft_meshes = bool(drafts)
+        self._finishing = None  # the Future of the finished meshes of a draft drawn
         self._static: list[tuple[gl.GLGraphicsItem, str]] = []  # floor, grid, pedestal
         self._batches: list[tuple[RobotMeshItem, np.ndarray]] = []  # item, part indices
         self._plane: _FloorPlane | None = None
@@ -211,6 +216,7 @@ class RobotScene(InteractionMixin, CameraMixin, LevelOfDetailMixin, SceneBuilder
         self._mesh_frames, self._missing_frames = set(), set()
         self._mesh_picker, self.mesh_parts = None, []  # mesh_parts[i]: mesh i of the picker
         self._loaded_meshes = None  # the VisualSet drawn (its light copy: view_lod)
+        self._finishing = None  # a draft's finished set on its way is not for the next robot
         if hasattr(self, "_lod_poll"):
             self._start_lod(None, None)  # a light copy on its way is not for the next robot
 
@@ -531,5 +537,6 @@ class RobotView(SceneContainer):
 
     def __init__(self, session=None, parent: QtWidgets.QWidget | None = None, *,
                  samples: int | None = None, display: DisplayOptions | None = None):
-        super().__init__(RobotScene(session, samples=samples, display=display), parent)
+        super().__init__(RobotScene(session, samples=samples, display=display, drafts=True),
+                         parent)
         self.setMinimumSize(320, 240)

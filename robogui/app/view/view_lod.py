@@ -11,10 +11,16 @@ the frame rate on this machine now.
 Each light copy is another vertex buffer in each batched item
 (:meth:`~.robot_mesh_item.RobotMeshItem.set_lights`), uploaded once: swapping copies
 uploads nothing, the parts keep their matrices, tints and visibility.
+
+A robot opened from a draft (:func:`~robogui.session.geometry.visual_cache.load_visuals_soon`:
+meshes that must be decimated and are in no cache, vertex-clustered at once) gets its
+finished meshes swapped into the same items when they are made
+(:meth:`~.robot_mesh_item.RobotMeshItem.set_full`), and its light copies only then.
 """
 
 from __future__ import annotations
 
+import pyqtgraph.opengl as gl
 from PySide6 import QtCore
 
 from robogui.session.geometry import level_of_detail
@@ -48,6 +54,9 @@ class LevelOfDetailMixin:
         self._lod_later.setSingleShot(True)
         self._lod_later.setInterval(LOD_DELAY_MS)
         self._lod_later.timeout.connect(self._request_lod)
+        self._finish_poll = QtCore.QTimer(self)
+        self._finish_poll.setInterval(40)
+        self._finish_poll.timeout.connect(self._install_finished)
 
     def _start_lod(self, robot, loaded) -> None:
         """Ask for the light copy of ``loaded`` (the robot's full
@@ -57,7 +66,11 @@ class LevelOfDetailMixin:
         self.lod_governor = None
         self._lod_poll.stop()
         self._lod_wanted = None
+        self._finish_poll.stop()
         if loaded is None or not loaded.meshes:
+            return
+        if self._finishing is not None:
+            self._finish_poll.start()  # the light copies wait for the finished meshes
             return
         if getattr(self, "renderer", "") and not self.software:
             return  # hardware GL draws full resolution always: no copy to make
@@ -76,6 +89,45 @@ class LevelOfDetailMixin:
         if self._lod_future is not None:
             self._lod_expected = len(loaded.meshes)
             self._lod_poll.start()
+
+    def meshes_pending(self) -> bool:
+        """Whether the robot is drawn from a draft whose finished meshes are on their way
+        (a picture should wait: :attr:`meshesFinished`)."""
+        return self._finishing is not None
+
+    def _install_finished(self) -> None:
+        """The draft's finished meshes, once made, in place of the draft's parts."""
+        future = self._finishing
+        if future is None or future.done():
+            self._finish_poll.stop()
+        if future is None or not future.done():
+            return
+        self._finishing = None
+        try:
+            final = future.result()
+        except Exception:  # noqa: BLE001 - not finished: the draft stays drawn
+            self.meshesFinished.emit()
+            return
+        if len(final.meshes) != len(self.mesh_parts) or self._robot is None:
+            self.meshesFinished.emit()
+            return  # not the set drawn (cannot happen for the same robot)
+        by_item: dict = {}
+        for part, m in zip(self.mesh_parts, final.meshes, strict=True):
+            item = part.item
+            looks = {"normals": m.normals, "ambient": m.ambient, "specular": m.specular}
+            item.opts["meshdata"] = gl.MeshData(vertexes=m.vertices, faces=m.faces,
+                                                vertexColors=m.colors)
+            item.colors, item.looks = m.colors, looks
+            if item.batch is not None:
+                by_item.setdefault(item.batch, {})[item.index] = PartMesh(
+                    m.vertices, m.faces, item.opts["color"], m.colors, shadow=True, **looks)
+        for batch, replacements in by_item.items():
+            batch.set_full(replacements)
+        self._loaded_meshes = final
+        self._mesh_picker = None  # rays against the finished triangles
+        self._start_lod(self._robot, final)  # the light copies, after the next frame
+        self.update()
+        self.meshesFinished.emit()
 
     def lod_pending(self) -> bool:
         """Whether light copies are wanted or being made for the current robot."""

@@ -173,14 +173,19 @@ class SceneBuilder:
         self._static.append((ped, "base"))
 
     def _build_meshes(self, robot) -> None:
-        """The robot's own geometry (URDF meshes, primitives), one part per visual."""
-        from robogui.session.geometry.visual_cache import load_visuals  # reopen: no work
+        """The robot's own geometry (URDF meshes, primitives), one part per visual; with
+        :attr:`draft_meshes`, a draft of meshes still being decimated (their finished
+        form replaces it: :meth:`~.view_lod.LevelOfDetailMixin._install_finished`)."""
+        from robogui.session.geometry import visual_cache  # reopen: no work
 
         self._mesh_frames, self._missing_frames = set(), set()
         self.mesh_warnings = []
         if not robot.visuals:
             return
-        loaded = load_visuals(robot)
+        if self.draft_meshes:
+            loaded, self._finishing = visual_cache.load_visuals_soon(robot)
+        else:
+            loaded = visual_cache.load_visuals(robot)
         self._loaded_meshes = loaded
         for m in loaded.meshes:
             self._add_part((m.vertices, m.faces), None, m.frame, np.eye(4), "mesh",
