@@ -14,6 +14,7 @@ nothing. :mod:`.visual_meshes` makes the robot's drawn meshes from them.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections import OrderedDict
 
@@ -42,7 +43,7 @@ from .mesh_looks import (
 )
 
 __all__ = ["FACE_BUDGET", "WORKER_DECIMATE", "read_looks", "file_ready", "file_disk_key",
-           "look_arrays", "shaded_look_arrays", "parsed_look_arrays", "stl_faces",
+           "look_arrays", "shaded_look_arrays", "parsed_look_arrays", "declared_faces",
            "unit_shading", "decimate", "drop_degenerate", "valid_entry", "bounded_put"]
 
 #: triangles per robot drawn at full resolution; past it every mesh is decimated in
@@ -127,7 +128,7 @@ def shaded_look_arrays(loaded, fix: np.ndarray, source) -> tuple:
 
 def parsed_look_arrays(loaded, fix: np.ndarray, source) -> tuple:
     """:func:`look_arrays` with no normals (``(v, f, terms, None)``): the parse of a robot
-    whose files already hold more triangles than its budget (:func:`stl_faces`), whose
+    whose files already hold more triangles than its budget (:func:`declared_faces`), whose
     meshes are all decimated, so that shading them at full resolution would be thrown
     away (the so101's 400,000 triangles: 1.4 s of the workers' time). Vertices equal in
     position and material are merged: an STL file repeats each corner of each triangle,
@@ -140,16 +141,30 @@ def parsed_look_arrays(loaded, fix: np.ndarray, source) -> tuple:
     return v[first], ids[f], c[first], None
 
 
-def stl_faces(path: str) -> int:
-    """Triangles of a binary STL file told by its size (84 bytes of header and count, 50
-    a triangle), 0 for any other file: a guess made before parsing, to choose how."""
-    if not str(path).lower().endswith(".stl"):
-        return 0
+#: a COLLADA primitive's element and its count (a polygon counts as one triangle)
+_DAE_COUNT = re.compile(rb'<(?:triangles|polylist|polygons|tristrips|trifans)\b[^>]*?'
+                        rb'\bcount="(\d+)"')
+
+
+def declared_faces(path: str, roots: tuple = ()) -> int:
+    """Triangles a mesh file says it holds, read before parsing it to choose how: a
+    binary STL's size (84 bytes of header and count, 50 a triangle), the counts of a
+    COLLADA file's primitives (z1's 20 MB in 35 ms), an OBJ file's face lines; 0 for
+    any other file, or one that cannot be read (its parse names why). A guess: a
+    wrong one costs time, never the result."""
+    suffix = os.path.splitext(str(path))[1].lower()
     try:
-        size = os.stat(path).st_size
-    except OSError:
+        if suffix == ".stl":
+            size = os.stat(path).st_size
+            return (size - 84) // 50 if size >= 84 and (size - 84) % 50 == 0 else 0
+        if suffix not in (".dae", ".obj"):
+            return 0
+        raw = read_guarded(path, limits().mesh_bytes, roots or (os.path.dirname(path),))
+    except Exception:  # noqa: BLE001 - the parse refuses it and says why
         return 0
-    return (size - 84) // 50 if size >= 84 and (size - 84) % 50 == 0 else 0
+    if suffix == ".obj":
+        return raw.count(b"\nf ")
+    return sum(int(n) for n in _DAE_COUNT.findall(raw))
 
 
 def unit_shading(verts, faces, terms) -> tuple:

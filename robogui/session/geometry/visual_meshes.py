@@ -39,13 +39,13 @@ from .mesh_files import (
     FACE_BUDGET,
     bounded_put,
     decimate,
+    declared_faces,
     drop_degenerate,
     file_disk_key,
     file_ready,
     parsed_look_arrays,
     read_looks,
     shaded_look_arrays,
-    stl_faces,
     unit_shading,
     valid_entry,
 )
@@ -295,6 +295,21 @@ def face_targets(counts, budget: int) -> list[int]:
             for n, lo in zip(counts.tolist(), floor.tolist(), strict=True)]
 
 
+def _declared_past(visuals, budget: int) -> bool:
+    """Whether the mesh files of ``visuals`` declare more than ``budget`` triangles in
+    all (:func:`~.mesh_files.declared_faces`; the STL files, told by their sizes, first,
+    and no more files read than needed)."""
+    told: dict = {}
+    total = 0
+    for v in sorted(visuals, key=lambda v: not v.filename.lower().endswith(".stl")):
+        if v.filename not in told:
+            told[v.filename] = declared_faces(v.filename, tuple(getattr(v, "roots", ())))
+        total += told[v.filename]
+        if total > budget:
+            return True
+    return False
+
+
 def _bytes_first(file: tuple) -> tuple:
     """Sort key of a (path, roots): the biggest file first, then by path."""
     try:
@@ -315,10 +330,9 @@ def load_visuals(robot, budget: int = FACE_BUDGET, draft: bool = False) -> Visua
     shown = [v for v in robot.visuals
              if v.kind == "mesh" and v.filename and not getattr(v, "problem", "")]
     files = {(v.filename, tuple(getattr(v, "roots", ()))) for v in shown}
-    # past the budget already by the STL files' sizes: every mesh will be decimated, so
-    # none is shaded at full resolution
-    extract = (parsed_look_arrays if sum(stl_faces(v.filename) for v in shown) > budget
-               else shaded_look_arrays)
+    # past the budget already by what the files declare: every mesh will be decimated,
+    # so none is shaded at full resolution
+    extract = parsed_look_arrays if _declared_past(shown, budget) else shaded_look_arrays
     # files the disk cache answers are not parsed; the others two at a time, the biggest
     # first (the two workers then end together)
     prefetch_meshes((f for f in sorted(files, key=_bytes_first) if not file_ready(*f, extract)),

@@ -12,6 +12,7 @@ import trimesh
 
 from robogui.io.robotfile import load_robot
 from robogui.session.geometry import mesh_files, visual_cache, visual_meshes
+from tests.urdf_files import ERD
 
 URDF = """<robot name="balls">
   <link name="base"><visual><geometry><mesh filename="ball.stl"/></geometry></visual></link>
@@ -43,15 +44,26 @@ def balls(tmp_path, monkeypatch):
     visual_cache.clear()
 
 
-def test_stl_faces_reads_a_binary_stl_count_from_its_size_and_nothing_else(tmp_path):
+def test_declared_faces_is_what_a_file_says_before_it_is_parsed(tmp_path):
     ball = trimesh.creation.icosphere(subdivisions=2)
     ball.export(tmp_path / "b.stl")
     ball.export(tmp_path / "a.stl", file_type="stl_ascii")
     ball.export(tmp_path / "b.obj")
-    assert mesh_files.stl_faces(str(tmp_path / "b.stl")) == len(ball.faces) == 320
-    assert mesh_files.stl_faces(str(tmp_path / "a.stl")) == 0
-    assert mesh_files.stl_faces(str(tmp_path / "b.obj")) == 0
-    assert mesh_files.stl_faces(str(tmp_path / "none.stl")) == 0
+    ball.export(tmp_path / "b.ply")
+    told = {name: mesh_files.declared_faces(str(tmp_path / name))
+            for name in ("b.stl", "a.stl", "b.obj", "b.ply", "none.stl", "none.dae")}
+    # a binary STL by its size, an OBJ by its face lines; others and missing files: 0
+    assert told == {"b.stl": 320, "a.stl": 0, "b.obj": 320, "b.ply": 0, "none.stl": 0,
+                    "none.dae": 0}
+    # a COLLADA file by its primitives' counts: Unitree's z1 as example-robot-data ships
+    # it, what trimesh then reads
+    for link in ("z1_Link01", "z1_GripperStator"):
+        path = ERD / f"z1_description/meshes/visual/{link}.dae"
+        loaded = trimesh.load(path, force="mesh")
+        assert mesh_files.declared_faces(str(path), (str(ERD),)) == len(loaded.faces) > 1000
+    # outside the folders the robot may read: not read, no guess
+    path = ERD / "z1_description/meshes/visual/z1_Link01.dae"
+    assert mesh_files.declared_faces(str(path), (str(tmp_path),)) == 0
 
 
 def test_a_robot_past_its_budget_is_parsed_unshaded_with_its_corners_merged(balls,
