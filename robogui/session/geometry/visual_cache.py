@@ -118,7 +118,8 @@ def load_visuals_soon(robot) -> tuple[visual_meshes.VisualSet, Future | None]:
     with _LOCK:
         pending = _PENDING.get(key)
         if pending is not None and pending[1].done():
-            pending = _PENDING.pop(key, None) and None  # finished, the cache since emptied
+            del _PENDING[key]  # finished, and dropped from the cache since: begin again
+            pending = None
     if pending is not None:
         return _fresh(pending[0]), pending[1]
     first = visual_meshes.load_visuals(robot, budget, draft=True)

@@ -66,6 +66,17 @@ def test_declared_faces_is_what_a_file_says_before_it_is_parsed(tmp_path):
     assert mesh_files.declared_faces(str(path), (str(tmp_path),)) == 0
 
 
+def test_a_hostile_collada_file_is_not_scanned_past_its_first_primitives(tmp_path):
+    # openings never closed, and a flood of primitives: counted in one pass, at most the
+    # first 10,000 primitives (a real file has tens)
+    (tmp_path / "open.dae").write_bytes(b"<triangles " * 1_000_000)
+    (tmp_path / "many.dae").write_bytes(b'<triangles count="5">' * 1_000_000)
+    (tmp_path / "huge.dae").write_bytes(b'<triangles count="9999999999999999">')
+    assert mesh_files.declared_faces(str(tmp_path / "open.dae")) == 0
+    assert mesh_files.declared_faces(str(tmp_path / "many.dae")) == 50_000
+    assert mesh_files.declared_faces(str(tmp_path / "huge.dae")) == 0  # not a count
+
+
 def test_a_robot_past_its_budget_is_parsed_unshaded_with_its_corners_merged(balls,
                                                                             monkeypatch):
     folder, ball = balls
