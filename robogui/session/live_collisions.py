@@ -65,6 +65,14 @@ class LiveCollisions:
         return self._world_cache[3]
 
     @property
+    def pairs_allowed_at_start(self) -> tuple[tuple[str, str], ...]:
+        """Link pairs of the robot file's collision geometry that are not checked because
+        they touch in the pose the robot opens in and its SRDF lists no disabled pairs
+        (MoveIt's setup assistant's "Default" rule; ``RobotGeometry.allowed_at_start``)."""
+        world = self.collision_world
+        return () if world is None else world.geometry.allowed_at_start
+
+    @property
     def collisions(self):
         """The :class:`~robogui.engine.collision_detection.checker.CollisionReport` of the
         current q in the current cell (the robot alone without a cell: self-collisions), as

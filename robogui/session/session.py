@@ -44,7 +44,7 @@ import numpy as np
 
 from robogui.engine.checks import as_float_array, as_vector
 from robogui.engine.model.robot import Robot
-from robogui.io.start_pose import start_q
+from robogui.engine.model.start_pose import start_q
 
 from .derived import AT_LIMIT, NEAR_LIMIT, DerivedQuantities  # noqa: F401  (re-exported)
 from .display import DisplayOptions
@@ -65,7 +65,7 @@ def robot_identity(robot) -> tuple[str, int]:
 
 def initial_q(robot: Robot) -> np.ndarray:
     """The pose a freshly loaded robot is shown in, inside its limits
-    (:func:`robogui.io.start_pose.start_q`: ``qr``; else a start pose its file names,
+    (:func:`robogui.engine.model.start_pose.start_q`: ``qr``; else a start pose its file names,
     ``ready``, ``home``, ``default``; else the file's own ``qz``; else zero, a joint whose
     range excludes zero at the middle of its range)."""
     return start_q(robot)

@@ -9,9 +9,9 @@ import shutil
 import numpy as np
 import pytest
 
+from robogui.engine.model.start_pose import start_q, zero_in_limits
 from robogui.io.robotfile import list_robots, load_robot
 from robogui.io.ros.urdf import load_urdf
-from robogui.io.start_pose import start_q, zero_in_limits
 from robogui.session import Session, initial_q
 from tests.mjcf_files import ARMS
 from tests.urdf_files import PANDA

@@ -23,6 +23,8 @@ from ..bindings import Subscriptions, bind_combobox, field_ref
 
 __all__ = ["PosePanel"]
 
+CLEARANCE_TIP = ("Clearance: the smallest distance between the robot and the work cell (or "
+                 "itself), and which two things it is between; red when they touch")
 _ORIENTATION_NAMES = {"rpy": "Roll-pitch-yaw (zyx)", "zyz": "Euler ZYZ", "quaternion": "Quaternion"}
 
 
@@ -102,9 +104,7 @@ class PosePanel(QtWidgets.QWidget):
         # issue 24: the nearest pair and its distance in the cell (live, drags included)
         self.clearance_label = QtWidgets.QLabel()
         self.clearance_label.setWordWrap(True)
-        self.clearance_label.setToolTip(
-            "Clearance: the smallest distance between the robot and the work cell (or "
-            "itself), and which two things it is between; red when they touch")
+        self.clearance_label.setToolTip(CLEARANCE_TIP)
         arm_grid.addWidget(QtWidgets.QLabel("clearance"), 2, 0)
         arm_grid.addWidget(self.clearance_label, 2, 1)
         arm_grid.setColumnStretch(1, 1)
@@ -175,6 +175,12 @@ class PosePanel(QtWidgets.QWidget):
         self.clearance_label.setText(text)
         self.clearance_label.setStyleSheet(f"color: {style.AT_LIMIT_COLOR};" if touching
                                            else "")
+        allowed = s.pairs_allowed_at_start
+        self.clearance_label.setToolTip(CLEARANCE_TIP + (
+            "<br><br>Not checked, as they touch in the pose the robot opens in and its "
+            "files list no pairs to leave out (MoveIt's setup assistant leaves them out "
+            "the same way): " + ", ".join(f"{a} \u2013 {b}" for a, b in allowed)
+            if allowed else ""))
 
     def update_heavy(self) -> None:
         """Manipulability: once per completed change."""

@@ -63,4 +63,5 @@ def with_attached(geometry: RobotGeometry, attached: Attached) -> RobotGeometry:
               and not (p.body >= geometry.n_frames and parent[p.body] == frame)]
     pairs = np.vstack([geometry.self_pairs.reshape(-1, 2),
                        np.array([(a, k) for a in others], int).reshape(-1, 2)])
-    return RobotGeometry(geometry.pieces + (piece,), geometry.parent, pairs, geometry.n_frames)
+    return RobotGeometry(geometry.pieces + (piece,), geometry.parent, pairs, geometry.n_frames,
+                         geometry.allowed_at_start)

@@ -15,7 +15,13 @@ Where the geometry comes from:
 
 Pairs: every two pieces on different bodies, except bodies joined by one joint (a body and
 its parent) and link pairs in ``robot.disabled_collisions`` (an SRDF's
-``disable_collisions``). A body is a link frame of ``fkine_all`` (fixed joints folded into
+``disable_collisions``). A robot file with collision geometry and no such list (no SRDF,
+or one without ``disable_collisions``) gets the setup assistant's "Default" rule: link
+pairs in contact in the pose the robot opens in (:func:`~robogui.engine.model.start_pose.
+start_q`) are not checked (``RobotGeometry.allowed_at_start``). Its makers drew those
+shapes around parts that rest against each other there (the Unitree Z1 folded at home, an
+Interbotix gripper's closed fingers): checked, the robot would open in collision and stay
+red wherever it went. A body is a link frame of ``fkine_all`` (fixed joints folded into
 it), or a part beyond a joint off the chain that mimics a chain joint (its parent is the
 frame it hangs from).
 """
@@ -69,12 +75,15 @@ class RobotGeometry:
     parent : (n_bodies_total,) parent body of each body (-1 for the base body 0).
     self_pairs : (k, 2) int, piece index pairs checked against each other.
     n_frames : frames of ``fkine_all`` (n_bodies + 1).
+    allowed_at_start : link name pairs (sorted) left out because they are in contact in
+        the pose the robot opens in (the module docstring's "Default" rule).
     """
 
     pieces: tuple
     parent: np.ndarray
     self_pairs: np.ndarray
     n_frames: int
+    allowed_at_start: tuple = ()
 
     @property
     def links(self) -> tuple[str, ...]:
@@ -244,9 +253,48 @@ def robot_geometry(robot, convex: bool = False, radius: float | None = None) -> 
                 continue
             pairs.append((a, b))
     pairs = np.array(pairs, dtype=int).reshape(-1, 2)
+    allowed: tuple = ()
     if not robot.collisions and len(pairs):
         pairs = pairs[~_touching_at_rest(robot, pieces, pairs)]
-    return RobotGeometry(tuple(pieces), parent, pairs, n_frames)
+    elif len(pairs) and not disabled:
+        touching = _in_contact_at_start(robot, pieces, pairs)
+        allowed = tuple(sorted({tuple(sorted((pieces[a].link, pieces[b].link)))
+                                for a, b in pairs[touching]}))
+        if allowed:  # by link, as an SRDF disables them: a link's other shapes as well
+            link_pairs = [tuple(sorted((pieces[a].link, pieces[b].link))) for a, b in pairs]
+            pairs = pairs[[lp not in allowed for lp in link_pairs]].reshape(-1, 2)
+    return RobotGeometry(tuple(pieces), parent, pairs, n_frames, allowed)
+
+
+def _in_contact_at_start(robot, pieces, pairs) -> np.ndarray:
+    """(k,) True for piece pairs in contact in the pose the robot opens in: bounding spheres
+    first, coal on the pairs they do not keep apart."""
+    import coal
+
+    from robogui.engine.kinematics.kinematics import fkine_all
+    from robogui.engine.model.start_pose import start_q
+    from robogui.engine.model.visual import follow_matrices
+
+    q = start_q(robot)
+    F = np.asarray(fkine_all(robot, q)).reshape(-1, 4, 4)
+    cp = robot.coupling
+    Q = q[None] if cp is None else q[None] @ cp.E.T + cp.c
+    W = np.array([F[p.frame] @ (follow_matrices(p.follow, Q)[0] if p.follow else np.eye(4))
+                  @ p.T for p in pieces])
+    # a piece's centre is given in its frame: back into its placement, then into the world
+    local = np.array([np.linalg.solve(p.T, np.append(p.centre, 1.0))[:3] for p in pieces])
+    centre = np.einsum("pij,pj->pi", W[:, :3, :3], local) + W[:, :3, 3]
+    rad = np.array([p.radius for p in pieces])
+    a, b = pairs[:, 0], pairs[:, 1]
+    near = np.linalg.norm(centre[a] - centre[b], axis=1) <= rad[a] + rad[b]
+    req, res = coal.CollisionRequest(), coal.CollisionResult()
+    out = np.zeros(len(pairs), bool)
+    for k in np.nonzero(near)[0]:
+        res.clear()
+        tf = [coal.Transform3s(W[i, :3, :3].copy(), W[i, :3, 3].copy()) for i in pairs[k]]
+        out[k] = coal.collide(pieces[a[k]].geometry, tf[0], pieces[b[k]].geometry, tf[1],
+                              req, res) > 0
+    return out
 
 
 def _touching_at_rest(robot, pieces, pairs) -> np.ndarray:

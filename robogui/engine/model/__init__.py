@@ -1,6 +1,6 @@
 """The robot description (as Pinocchio's multibody/): the immutable Robot, its Links, the general
 joint model and link transforms, D-H arrays, mimic, locked and gripper joints, visual geometry,
-the text of str(robot).
+the text of str(robot), the pose a robot opens in (start_pose).
 
 May import: spatial and the engine's base modules (checks, bounds, files).
 

@@ -17,7 +17,7 @@ the compiled ``MjModel``:
   ``ctrlrange`` x ``gear`` or the joint's ``actfrcrange`` -> ``tau_max``;
   ``opt.gravity`` -> gravity;
 - ``<keyframe>``s -> named poses; the one named ``ready``/``home``/``default``, else the
-  first, is where the robot opens (:mod:`robogui.io.start_pose`).
+  first, is where the robot opens (:mod:`robogui.engine.model.start_pose`).
 
 The tip: the end of the longest chain of arm joints (gripper joints, named as
 :data:`~robogui.io.tip_names.GRIPPER_WORDS` says, do not count), preferring a body or site
@@ -35,9 +35,9 @@ from robogui.engine import bounds
 from robogui.engine.guarded_open import check_regular, read_head
 from robogui.engine.model.link import Link
 from robogui.engine.model.robot import Robot
+from robogui.engine.model.start_pose import START_POSE_NAMES
 
 from ..file_error import RobotFileError
-from ..start_pose import START_POSE_NAMES
 from ..tip_names import GRIPPER_WORDS, flange_rank
 from .mjcf_visuals import mjcf_visuals, quat_matrix
 
@@ -308,7 +308,7 @@ def _keyframes(m, moving: list[int], robot: Robot) -> dict[str, np.ndarray]:
     """The model's ``<keyframe>``s as named poses of the arm joints (q = qpos), clipped
     into the limits: each under its name (an unnamed one: ``key N``, 1-based); when none
     is named ``ready``, ``home`` or ``default``, the first is also the ``home`` pose, the
-    pose the robot opens in (:mod:`robogui.io.start_pose`)."""
+    pose the robot opens in (:mod:`robogui.engine.model.start_pose`)."""
     adr = np.array([m.jnt_qposadr[j] for j in moving], dtype=int)
     out: dict[str, np.ndarray] = {}
     for k in range(min(int(m.nkey), 64)):

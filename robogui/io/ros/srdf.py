@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 # names SRDF files give the pose a robot starts from (checked in this order, any case)
-from ..start_pose import START_POSE_NAMES
+from robogui.engine.model.start_pose import START_POSE_NAMES
 
 __all__ = ["find_srdf", "read_group_states", "srdf_poses", "srdf_disabled_collisions",
            "read_disabled_collisions", "START_POSE_NAMES"]

@@ -192,3 +192,26 @@ def test_dragging_the_tool_handle_down_onto_a_box_stops_before_it_with_the_reaso
     reason = window.view_tools.handle.reason
     assert reason is not None and re.fullmatch(
         r"\S.* would hit 'box' \(clearance \d[\d.]* mm\)", reason), reason
+
+
+def test_an_arm_whose_shapes_touch_at_home_opens_clear_and_says_which_pair_is_left_out(
+        qtbot, window, session, errors):
+    """The Unitree Z1 (example-robot-data, no disabled pairs in its SRDF) rests folded at
+    home, its upper arm's and wrist's collision meshes 8 mm into each other: it opens
+    without the contact red, the clearance tooltip names the pair left out, and a real
+    contact elsewhere still turns red."""
+    from tests.urdf_files import ERD
+
+    assert window.open_robot(str(ERD / "z1_description" / "urdf" / "z1.urdf")), errors
+    qtbot.waitUntil(lambda: not window.view.scene.meshes_pending(), timeout=20000)
+    assert session.contact_frames == frozenset()
+    label = window.pose_panel.clearance_label
+    assert label.styleSheet() == "" and not label.text().startswith("-")
+    assert "link02 \u2013 link06" in label.toolTip()
+    clear_red = red_pixels(window.view)
+    rep = rg.check_collisions(session.robot, Q := session.robot.random_q(400, seed=1))
+    hit = next(i for i, ps in enumerate(rep.pairs) if ("link02", "link04") in ps)
+    session.set_q(Q[hit])
+    qtbot.wait(50)
+    assert session.contact_frames and "color" in label.styleSheet()
+    assert red_pixels(window.view) > clear_red + 2000

@@ -140,3 +140,70 @@ def test_capsules_against_boxes_agree_with_coal_pair_by_pair():
                                            coal.DistanceResult()))
         assert rep.colliding[i] == (best < 0)
         assert rep.distance[i] == pytest.approx(best, abs=1e-6)
+
+
+def _pinocchio_contacts_at(urdf: Path, package_dir: Path, joint_values: dict) -> set:
+    """Link pairs (sorted names) Pinocchio + coal find in contact at ``joint_values``
+    {joint name: value}, every pair of links not joined by one joint checked."""
+    pin = pytest.importorskip("pinocchio")
+    model = pin.buildModelFromUrdf(str(urdf))
+    geom = pin.buildGeomFromUrdf(model, str(urdf), pin.GeometryType.COLLISION,
+                                 package_dirs=[str(package_dir)])
+    objs = geom.geometryObjects
+    for a in range(len(objs)):
+        for b in range(a + 1, len(objs)):
+            ja, jb = objs[a].parentJoint, objs[b].parentJoint
+            if ja != jb and model.parents[ja] != jb and model.parents[jb] != ja:
+                geom.addCollisionPair(pin.CollisionPair(a, b))
+    q = pin.neutral(model)
+    for name, value in joint_values.items():
+        q[model.joints[model.getJointId(name)].idx_q] = value
+    data, gdata = model.createData(), pin.GeometryData(geom)
+    pin.computeCollisions(model, data, geom, gdata, q, False)
+    found = set()
+    for k, cp in enumerate(geom.collisionPairs):
+        if gdata.collisionResults[k].isCollision():
+            found.add(tuple(sorted(model.frames[objs[i].parentFrame].name
+                                   for i in (cp.first, cp.second))))
+    return found
+
+
+def test_link_pairs_in_contact_in_the_start_pose_are_not_checked_without_an_srdf_list():
+    """MoveIt's setup assistant's "Default" rule for a file whose SRDF lists no disabled
+    pairs: the Unitree Z1 of example-robot-data opens folded at its SRDF's home (all
+    zero), where its upper arm's and wrist's collision meshes overlap by 8 mm."""
+    from robogui.engine.model.start_pose import start_q
+    from robogui.session import Session
+    from tests.urdf_files import ERD
+
+    z1 = ERD / "z1_description" / "urdf" / "z1.urdf"
+    robot = rg.load_robot(z1)
+    assert robot.disabled_collisions == () and robot.collisions
+    q0 = start_q(robot)
+    np.testing.assert_array_equal(q0, 0.0)
+    # the oracle, every pair checked: exactly that pair touches at home
+    names = [L.name for L in robot.chain]
+    touching = _pinocchio_contacts_at(z1, ERD.parents[1], dict(zip(names, q0, strict=True)))
+    assert touching == {("link02", "link06")}
+    geom = robot_geometry(robot)
+    assert geom.allowed_at_start == (("link02", "link06"),)
+    pairs = {tuple(sorted((geom.links[a], geom.links[b]))) for a, b in geom.self_pairs}
+    assert ("link02", "link06") not in pairs and ("link02", "link04") in pairs
+    s = Session(robot)
+    assert not s.collisions.colliding and s.contact_frames == frozenset()
+    # the other pairs are still checked (random states: the wrist folded onto the upper arm)
+    rep = CollisionWorld(robot, geometry=geom).check(robot.random_q(1000, seed=1), False)
+    seen = {tuple(sorted(p)) for ps in rep.pairs for p in ps}
+    assert ("link02", "link04") in seen and ("link02", "link06") not in seen
+
+
+def test_an_srdf_list_is_taken_as_it_is_and_a_closed_gripper_may_touch_itself():
+    from tests.urdf_files import PANDA, RTB
+
+    panda = rg.load_robot(PANDA, tip="panda_hand")  # its SRDF disables what MoveIt found
+    assert panda.disabled_collisions and robot_geometry(panda).allowed_at_start == ()
+    # rtb-data's Interbotix PincherX 100 (xacro, no SRDF): the fingers touch when closed
+    px = rg.load_robot(RTB / "trossen_descriptions" / "urdf" / "px100.urdf.xacro")
+    geom = robot_geometry(px)
+    assert geom.allowed_at_start == (("/left_finger_link", "/right_finger_link"),)
+    assert len(geom.self_pairs) > 10
