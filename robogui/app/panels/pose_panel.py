@@ -105,6 +105,7 @@ class PosePanel(QtWidgets.QWidget):
         self.clearance_label = QtWidgets.QLabel()
         self.clearance_label.setWordWrap(True)
         self.clearance_label.setToolTip(CLEARANCE_TIP)
+        self._tip_pairs = ()  # the pairs left out that the tooltip names
         arm_grid.addWidget(QtWidgets.QLabel("clearance"), 2, 0)
         arm_grid.addWidget(self.clearance_label, 2, 1)
         arm_grid.setColumnStretch(1, 1)
@@ -176,11 +177,13 @@ class PosePanel(QtWidgets.QWidget):
         self.clearance_label.setStyleSheet(f"color: {style.AT_LIMIT_COLOR};" if touching
                                            else "")
         allowed = s.pairs_allowed_at_start
-        self.clearance_label.setToolTip(CLEARANCE_TIP + (
-            "<br><br>Not checked, as they touch in the pose the robot opens in and its "
-            "files list no pairs to leave out (MoveIt's setup assistant leaves them out "
-            "the same way): " + ", ".join(f"{a} \u2013 {b}" for a, b in allowed)
-            if allowed else ""))
+        if allowed != self._tip_pairs:  # once per robot, not on every q of a drag
+            self._tip_pairs = allowed
+            self.clearance_label.setToolTip(CLEARANCE_TIP + (
+                "<br><br>Not checked, as they touch in the pose the robot opens in and its "
+                "files list no pairs to leave out (MoveIt's setup assistant leaves them out "
+                "the same way): " + ", ".join(f"{a} \u2013 {b}" for a, b in allowed)
+                if allowed else ""))
 
     def update_heavy(self) -> None:
         """Manipulability: once per completed change."""
